@@ -1,0 +1,51 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+  name: "contentful-mirror",
+  platforms: [.macOS(.v14)],
+  products: [
+    .library(name: "ContentfulMirror", targets: ["ContentfulMirror"]),
+    .executable(name: "contentful-mirror", targets: ["contentful-mirror"]),
+  ],
+  targets: [
+    // System calls Swift's Glibc module does not export (syncfs), as inline shims.
+    .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
+    .target(
+      name: "ContentfulMirror",
+      dependencies: ["CSystem"],
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "MirrorCLI",
+      dependencies: ["ContentfulMirror"],
+      swiftSettings: strictSettings
+    ),
+    .executableTarget(
+      name: "contentful-mirror",
+      dependencies: ["MirrorCLI"],
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "MirrorTestSupport",
+      dependencies: ["ContentfulMirror"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "ContentfulMirrorTests",
+      dependencies: ["ContentfulMirror", "MirrorTestSupport"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "MirrorCLITests",
+      dependencies: ["MirrorCLI", "ContentfulMirror", "MirrorTestSupport", "contentful-mirror"],
+      swiftSettings: strictSettings
+    ),
+  ]
+)

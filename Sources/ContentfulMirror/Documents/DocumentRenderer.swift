@@ -1,0 +1,38 @@
+/// Renders an all-locale item into the CDA's single-locale document for one locale.
+///
+/// The result is what `GET /entries/{id}?locale=<code>` returns: the item's `sys` with
+/// `sys.locale` added, its `metadata` unchanged, and `fields` flattened: a localized field takes
+/// the first value along the locale's fallback chain (absent if none); a non-localized field
+/// always takes the default locale's value. Values are kept as sent: links stay links.
+public struct DocumentRenderer: Sendable {
+  public let model: SpaceModel
+  private let chains: [String: LocaleChain]
+  private let defaultLocale: String
+
+  public init(model: SpaceModel) {
+    self.model = model
+    self.defaultLocale = model.defaultLocale ?? model.locales.first?.code ?? ""
+    var chains: [String: LocaleChain] = [:]
+    for locale in model.locales { chains[locale.code] = model.chain(for: locale.code) }
+    self.chains = chains
+  }
+
+  /// The single-locale document of `item` in `locale`.
+  public func document(for item: SyncedItem, locale: String) -> JSONValue {
+    let chain = chains[locale] ?? LocaleChain(codes: [locale])
+    let contentType = item.contentTypeID.flatMap { model.contentTypes[$0] }
+    var fields = JSONObject()
+    for member in item.raw["fields"]?.objectValue?.members ?? [] {
+      guard let perLocale = member.value.objectValue else { continue }
+      let localized = item.key.kind == .asset || (contentType?.isLocalized(member.key) ?? false)
+      let value = localized ? chain.resolve(perLocale) : perLocale[defaultLocale]
+      if let value { fields[member.key] = value }
+    }
+    var document = item.raw
+    var sys = item.raw["sys"]?.objectValue ?? JSONObject()
+    sys["locale"] = .string(locale)
+    document["sys"] = .object(sys)
+    document["fields"] = .object(fields)
+    return .object(document)
+  }
+}

@@ -1,0 +1,81 @@
+/// Writes JSON in the mirror's canonical form.
+///
+/// The form is fixed so that the same value always gives the same bytes: UTF-8, members in key
+/// code point order, two-space indentation, `": "` between key and value, no escaped slashes,
+/// non-ASCII written as itself, numbers as their original lexeme, and a trailing newline.
+/// It matches Python's `json.dumps(v, indent=2, sort_keys=True, ensure_ascii=False)`.
+public enum CanonicalJSON {
+  /// The canonical bytes of `value`, ending in a newline.
+  public static func encode(_ value: JSONValue) -> [UInt8] {
+    var output: [UInt8] = []
+    output.reserveCapacity(1024)
+    append(value, to: &output)
+    return output
+  }
+
+  /// Appends the canonical bytes of `value`, ending in a newline, to `output`.
+  public static func append(_ value: JSONValue, to output: inout [UInt8]) {
+    write(value, indent: 0, to: &output)
+    output.append(0x0A)
+  }
+
+  private static func write(_ value: JSONValue, indent: Int, to output: inout [UInt8]) {
+    switch value {
+    case .null: output.append(contentsOf: "null".utf8)
+    case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
+    case .number(let lexeme): output.append(contentsOf: lexeme.utf8)
+    case .string(let string): writeString(string, to: &output)
+    case .array(let elements):
+      guard !elements.isEmpty else { return output.append(contentsOf: "[]".utf8) }
+      output.append(UInt8(ascii: "["))
+      for (index, element) in elements.enumerated() {
+        if index > 0 { output.append(UInt8(ascii: ",")) }
+        newline(indent + 1, &output)
+        write(element, indent: indent + 1, to: &output)
+      }
+      newline(indent, &output)
+      output.append(UInt8(ascii: "]"))
+    case .object(let object):
+      guard !object.isEmpty else { return output.append(contentsOf: "{}".utf8) }
+      output.append(UInt8(ascii: "{"))
+      for (index, member) in object.members.enumerated() {
+        if index > 0 { output.append(UInt8(ascii: ",")) }
+        newline(indent + 1, &output)
+        writeString(member.key, to: &output)
+        output.append(UInt8(ascii: ":"))
+        output.append(UInt8(ascii: " "))
+        write(member.value, indent: indent + 1, to: &output)
+      }
+      newline(indent, &output)
+      output.append(UInt8(ascii: "}"))
+    }
+  }
+
+  private static func newline(_ indent: Int, _ output: inout [UInt8]) {
+    output.append(0x0A)
+    output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
+  }
+
+  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+  private static func writeString(_ string: String, to output: inout [UInt8]) {
+    output.append(UInt8(ascii: "\""))
+    for byte in string.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
+      case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
+      case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+      case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+      case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+      case 0x08: output.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+      case 0x0C: output.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+      case 0..<0x20:
+        output.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30])
+        output.append(hexDigits[Int(byte >> 4)])
+        output.append(hexDigits[Int(byte & 0xF)])
+      default: output.append(byte)
+      }
+    }
+    output.append(UInt8(ascii: "\""))
+  }
+}

@@ -1,0 +1,207 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import CSystem
+
+/// The mirror's only door to the file system: POSIX calls on plain paths.
+///
+/// Every write is atomic (a temporary file in the same directory, then `rename(2)`), files are
+/// opened with `O_NOFOLLOW`, and a directory the mirror did not create as a directory (a planted
+/// symbolic link) is refused rather than followed. Durability is batched: ``syncFileSystem(of:)``
+/// is called once per commit point instead of an `fsync` per file.
+struct FileSystem {
+  /// Directories known to exist as real directories during this run.
+  private var knownDirectories: Set<String> = []
+
+  init() {}
+
+  // MARK: Reading
+
+  /// The bytes of `path`, or `nil` when it does not exist.
+  func readFileIfPresent(_ path: String) throws(MirrorError) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    if fd < 0 {
+      let code = errno
+      if code == ENOENT { return nil }
+      throw Self.error("cannot open", path, code)
+    }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw Self.error("cannot stat", path, errno) }
+    guard (info.st_mode & S_IFMT) == S_IFREG else {
+      throw MirrorError(.unsafePath, "\(path) is not a regular file; remove it", path: path)
+    }
+    var result: [UInt8] = []
+    var capacity = max(Int(info.st_size), 0) + 1
+    var filled = 0
+    while true {
+      if result.count < capacity { result.append(contentsOf: repeatElement(0, count: capacity - result.count)) }
+      let count = result.withUnsafeMutableBytes { buffer in
+        read(fd, buffer.baseAddress! + filled, capacity - filled)
+      }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw Self.error("cannot read", path, errno)
+      }
+      if count == 0 { break }
+      filled += count
+      if filled == capacity { capacity *= 2 }
+    }
+    result.removeSubrange(filled...)
+    return result
+  }
+
+  /// Whether anything (file, directory or link) exists at `path`.
+  func exists(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0
+  }
+
+  /// The names in directory `path`, without `.` and `..`; empty when it does not exist.
+  func contentsOfDirectory(_ path: String) throws(MirrorError) -> [String] {
+    guard let dir = opendir(path) else {
+      if errno == ENOENT { return [] }
+      throw Self.error("cannot list", path, errno)
+    }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted()
+  }
+
+  // MARK: Writing
+
+  /// Replaces `path` with `bytes` atomically, creating parent directories as needed.
+  mutating func writeAtomically(_ bytes: [UInt8], to path: String) throws(MirrorError) {
+    let parent = Self.parent(of: path)
+    try makeDirectory(parent)
+    let temporary = parent + "/." + Self.lastComponent(of: path) + ".tmp"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw Self.error("cannot create", temporary, errno) }
+    var written = 0
+    let failure: Int32? = bytes.withUnsafeBytes { buffer in
+      while written < buffer.count {
+        let count = write(fd, buffer.baseAddress! + written, buffer.count - written)
+        if count < 0 {
+          if errno == EINTR { continue }
+          return errno
+        }
+        written += count
+      }
+      return nil
+    }
+    if let failure {
+      close(fd)
+      unlink(temporary)
+      throw Self.error("cannot write", path, failure)
+    }
+    guard close(fd) == 0 else {
+      let code = errno
+      unlink(temporary)
+      throw Self.error("cannot write", path, code)
+    }
+    guard rename(temporary, path) == 0 else {
+      let code = errno
+      unlink(temporary)
+      throw Self.error("cannot replace", path, code)
+    }
+  }
+
+  /// Creates `path` and its parents as real directories; refuses a symbolic link in the way.
+  mutating func makeDirectory(_ path: String) throws(MirrorError) {
+    if path.isEmpty || knownDirectories.contains(path) { return }
+    if mkdir(path, 0o755) == 0 {
+      knownDirectories.insert(path)
+      return
+    }
+    switch errno {
+    case EEXIST:
+      var info = stat()
+      guard lstat(path, &info) == 0 else { throw Self.error("cannot stat", path, errno) }
+      guard (info.st_mode & S_IFMT) == S_IFDIR else {
+        throw MirrorError(
+          .unsafePath,
+          "\(path) is a symbolic link or a file where the mirror keeps a directory; "
+            + "the mirror will not write through it. Remove it and run the sync again",
+          path: path)
+      }
+    case ENOENT:
+      try makeDirectory(Self.parent(of: path))
+      if mkdir(path, 0o755) != 0 && errno != EEXIST {
+        throw Self.error("cannot create directory", path, errno)
+      }
+      return try makeDirectory(path)
+    default:
+      throw Self.error("cannot create directory", path, errno)
+    }
+    knownDirectories.insert(path)
+  }
+
+  /// Removes file `path`; a missing file is not an error.
+  func removeFile(_ path: String) throws(MirrorError) {
+    if unlink(path) != 0 && errno != ENOENT { throw Self.error("cannot remove", path, errno) }
+  }
+
+  /// Removes directory `path` if it is empty; reports whether it is gone.
+  @discardableResult
+  mutating func removeDirectoryIfEmpty(_ path: String) -> Bool {
+    if rmdir(path) == 0 || errno == ENOENT {
+      knownDirectories.remove(path)
+      return true
+    }
+    return false
+  }
+
+  /// Removes a tree the mirror owns, without following symbolic links inside it.
+  mutating func removeTree(_ path: String) throws(MirrorError) {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return }
+    if (info.st_mode & S_IFMT) == S_IFDIR {
+      for name in try contentsOfDirectory(path) { try removeTree(path + "/" + name) }
+      if rmdir(path) != 0 { throw Self.error("cannot remove", path, errno) }
+      knownDirectories.remove(path)
+    } else {
+      try removeFile(path)
+    }
+  }
+
+  // MARK: Durability
+
+  /// Flushes everything written so far on the file system holding `path` to stable storage.
+  func syncFileSystem(of path: String) throws(MirrorError) {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw Self.error("cannot open", path, errno) }
+    defer { close(fd) }
+    guard cm_syncfs(fd) == 0 else { throw Self.error("cannot flush", path, errno) }
+  }
+
+  // MARK: Paths
+
+  static func parent(of path: String) -> String {
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+    return String(path[..<slash])
+  }
+
+  static func lastComponent(of path: String) -> String {
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+    return String(path[path.index(after: slash)...])
+  }
+
+  static func error(_ action: String, _ path: String, _ code: Int32) -> MirrorError {
+    let reason = String(cString: strerror(code))
+    var advice = ""
+    if code == ENOSPC || code == EDQUOT {
+      advice = "; free some space and run the command again (the last committed mirror is intact)"
+    } else if code == EACCES || code == EPERM || code == EROFS {
+      advice = "; check the permissions of the mirror directory"
+    }
+    return MirrorError(.io, "\(action) \(path): \(reason)\(advice)", path: path, errno: code)
+  }
+}

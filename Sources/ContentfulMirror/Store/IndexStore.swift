@@ -1,0 +1,233 @@
+/// The item index and the link index, sharded into small files under `index/`.
+///
+/// Each item's row (content type, revision, updatedAt, the items it links to) lives in
+/// `index/items/<shard>.json`; each link target's row (who links to it, and whether it is
+/// missing from the mirror, i.e. dangling) lives in `index/links/<shard>.json`. The shard of a
+/// key is a fixed hash of its text (``shard(of:)``), so a delta of N items rewrites at most a few
+/// N shard files whatever the size of the space, and at 100k entries each shard holds tens of rows.
+///
+/// Reverse rows are derived inside ``upsert(_:row:)`` and ``remove(_:)`` from the forward rows,
+/// never edited on their own. Shards are read lazily, changed in memory, and written by
+/// ``flush(using:)`` at commit points.
+final class IndexStore {
+  /// One item's row.
+  struct ItemRow: Hashable {
+    var contentType: String?
+    var revision: Int?
+    var updatedAt: String?
+    var linksTo: [ItemKey]
+  }
+
+  /// One link target's row.
+  struct LinkRow: Hashable {
+    var linkedFrom: Set<ItemKey>
+    var dangling: Bool
+  }
+
+  /// The number of shards of each index. Part of the on-disk format.
+  static let shardCount = 4096
+
+  private let layout: MirrorLayout
+  private var itemShards: [Int: [ItemKey: ItemRow]] = [:]
+  private var linkShards: [Int: [ItemKey: LinkRow]] = [:]
+  private var dirtyItemShards: Set<Int> = []
+  private var dirtyLinkShards: Set<Int> = []
+
+  init(layout: MirrorLayout) {
+    self.layout = layout
+  }
+
+  /// FNV-1a 32-bit of the key's UTF-8 text, modulo ``shardCount``.
+  static func shard(of key: ItemKey) -> Int {
+    var hash: UInt32 = 0x811C_9DC5
+    for byte in key.kind.rawValue.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+    hash = (hash ^ UInt32(UInt8(ascii: ":"))) &* 0x0100_0193
+    for byte in key.id.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+    return Int(hash % UInt32(shardCount))
+  }
+
+  static func shardName(_ shard: Int) -> String {
+    let hex = String(shard, radix: 16)
+    return String(repeating: "0", count: max(0, 3 - hex.count)) + hex
+  }
+
+  // MARK: Queries
+
+  /// The row of `key`, or `nil` when the item is not in the mirror.
+  func row(for key: ItemKey, fileSystem: FileSystem) throws(MirrorError) -> ItemRow? {
+    try itemShard(Self.shard(of: key), fileSystem)[key]
+  }
+
+  /// The row of link target `key`, or `nil` when nothing links to it.
+  func referrers(of key: ItemKey, fileSystem: FileSystem) throws(MirrorError) -> LinkRow? {
+    try linkShard(Self.shard(of: key), fileSystem)[key]
+  }
+
+  /// Every item row, shard by shard (reads the whole index: for `--full` and verification).
+  func allKeys(fileSystem: FileSystem) throws(MirrorError) -> [ItemKey] {
+    var keys: [ItemKey] = []
+    for name in try fileSystem.contentsOfDirectory(layout.indexDirectory + "/items") {
+      guard name.hasSuffix(".json"), let shard = Int(name.dropLast(5), radix: 16) else { continue }
+      keys.append(contentsOf: try itemShard(shard, fileSystem).keys)
+    }
+    for (shard, rows) in itemShards where dirtyItemShards.contains(shard) {
+      keys.append(contentsOf: rows.keys)
+    }
+    return Array(Set(keys))
+  }
+
+  // MARK: Changes
+
+  /// Sets `key`'s row and re-derives the reverse rows of its old and new link targets.
+  func upsert(_ key: ItemKey, row: ItemRow, fileSystem: FileSystem) throws(MirrorError) {
+    let shard = Self.shard(of: key)
+    let old = try itemShard(shard, fileSystem)[key]
+    itemShards[shard]?[key] = row
+    dirtyItemShards.insert(shard)
+    let oldTargets = Set(old?.linksTo ?? [])
+    let newTargets = Set(row.linksTo)
+    for target in oldTargets.subtracting(newTargets) {
+      try updateLinkRow(target, fileSystem) { $0?.linkedFrom.remove(key) }
+    }
+    for target in newTargets.subtracting(oldTargets) {
+      let present = try self.row(for: target, fileSystem: fileSystem) != nil
+      try updateLinkRow(target, fileSystem) { linkRow in
+        if linkRow == nil { linkRow = LinkRow(linkedFrom: [], dangling: !present) }
+        linkRow?.linkedFrom.insert(key)
+      }
+    }
+    if old == nil { try updateLinkRow(key, fileSystem) { $0?.dangling = false } }
+  }
+
+  /// Removes `key`'s row and its links; items that linked to it now have dangling links.
+  func remove(_ key: ItemKey, fileSystem: FileSystem) throws(MirrorError) {
+    let shard = Self.shard(of: key)
+    guard let old = try itemShard(shard, fileSystem)[key] else { return }
+    itemShards[shard]?[key] = nil
+    dirtyItemShards.insert(shard)
+    for target in Set(old.linksTo) {
+      try updateLinkRow(target, fileSystem) { $0?.linkedFrom.remove(key) }
+    }
+    try updateLinkRow(key, fileSystem) { $0?.dangling = true }
+  }
+
+  private func updateLinkRow(
+    _ target: ItemKey, _ fileSystem: FileSystem, _ change: (inout LinkRow?) -> Void
+  ) throws(MirrorError) {
+    let shard = Self.shard(of: target)
+    var row = try linkShard(shard, fileSystem)[target]
+    let before = row
+    change(&row)
+    if let current = row, current.linkedFrom.isEmpty { row = nil }
+    guard row != before else { return }
+    linkShards[shard]?[target] = row
+    dirtyLinkShards.insert(shard)
+  }
+
+  // MARK: Persistence
+
+  /// Writes every changed shard (removing shards that became empty) and forgets the clean
+  /// in-memory copies, so memory stays bounded between commit points.
+  func flush(using fileSystem: inout FileSystem) throws(MirrorError) {
+    for shard in dirtyItemShards.sorted() {
+      let path = layout.itemShardPath(shard)
+      let rows = itemShards[shard] ?? [:]
+      if rows.isEmpty {
+        try fileSystem.removeFile(path)
+      } else {
+        try fileSystem.writeAtomically(CanonicalJSON.encode(Self.json(items: rows)), to: path)
+      }
+    }
+    for shard in dirtyLinkShards.sorted() {
+      let path = layout.linkShardPath(shard)
+      let rows = linkShards[shard] ?? [:]
+      if rows.isEmpty {
+        try fileSystem.removeFile(path)
+      } else {
+        try fileSystem.writeAtomically(CanonicalJSON.encode(Self.json(links: rows)), to: path)
+      }
+    }
+    dirtyItemShards.removeAll()
+    dirtyLinkShards.removeAll()
+    itemShards.removeAll()
+    linkShards.removeAll()
+  }
+
+  /// Forgets unflushed changes (after a failed page).
+  func discardChanges() {
+    dirtyItemShards.removeAll()
+    dirtyLinkShards.removeAll()
+    itemShards.removeAll()
+    linkShards.removeAll()
+  }
+
+  private func itemShard(_ shard: Int, _ fileSystem: FileSystem) throws(MirrorError) -> [ItemKey: ItemRow] {
+    if let rows = itemShards[shard] { return rows }
+    var rows: [ItemKey: ItemRow] = [:]
+    let path = layout.itemShardPath(shard)
+    for member in try Self.readShard(path, fileSystem) {
+      guard let key = ItemKey(member.key) else { throw Self.corrupt(path) }
+      rows[key] = ItemRow(
+        contentType: member.value["contentType"]?.stringValue,
+        revision: member.value["revision"]?.intValue,
+        updatedAt: member.value["updatedAt"]?.stringValue,
+        linksTo: (member.value["linksTo"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(ItemKey.init) })
+    }
+    itemShards[shard] = rows
+    return rows
+  }
+
+  private func linkShard(_ shard: Int, _ fileSystem: FileSystem) throws(MirrorError) -> [ItemKey: LinkRow] {
+    if let rows = linkShards[shard] { return rows }
+    var rows: [ItemKey: LinkRow] = [:]
+    let path = layout.linkShardPath(shard)
+    for member in try Self.readShard(path, fileSystem) {
+      guard let key = ItemKey(member.key) else { throw Self.corrupt(path) }
+      rows[key] = LinkRow(
+        linkedFrom: Set((member.value["linkedFrom"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(ItemKey.init) }),
+        dangling: member.value["dangling"] == .bool(true))
+    }
+    linkShards[shard] = rows
+    return rows
+  }
+
+  private static func readShard(_ path: String, _ fileSystem: FileSystem) throws(MirrorError) -> [JSONObject.Member] {
+    guard let bytes = try fileSystem.readFileIfPresent(path) else { return [] }
+    do {
+      guard let object = try JSONReader().read(bytes).objectValue else { throw corrupt(path) }
+      return object.members
+    } catch {
+      throw corrupt(path)
+    }
+  }
+
+  private static func corrupt(_ path: String) -> MirrorError {
+    MirrorError(
+      .corrupt, "the index file \(path) is damaged; run `contentful-mirror sync --full` to rebuild it",
+      path: path)
+  }
+
+  static func json(items rows: [ItemKey: ItemRow]) -> JSONValue {
+    var object = JSONObject()
+    for (key, row) in rows {
+      var entry = JSONObject()
+      if let contentType = row.contentType { entry["contentType"] = .string(contentType) }
+      if let revision = row.revision { entry["revision"] = .number(String(revision)) }
+      if let updatedAt = row.updatedAt { entry["updatedAt"] = .string(updatedAt) }
+      entry["linksTo"] = .array(row.linksTo.map { .string($0.description) })
+      object[key.description] = .object(entry)
+    }
+    return .object(object)
+  }
+
+  static func json(links rows: [ItemKey: LinkRow]) -> JSONValue {
+    var object = JSONObject()
+    for (key, row) in rows {
+      var entry = JSONObject()
+      entry["linkedFrom"] = .array(row.linkedFrom.sorted().map { .string($0.description) })
+      if row.dangling { entry["dangling"] = .bool(true) }
+      object[key.description] = .object(entry)
+    }
+    return .object(object)
+  }
+}

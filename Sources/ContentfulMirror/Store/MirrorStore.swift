@@ -1,0 +1,190 @@
+/// The mirror directory as the sync engine sees it: documents, raw snapshots and the index.
+///
+/// Owned by one task (it holds the lock and a file-system cursor); not `Sendable`.
+/// Writes follow the commit protocol: documents and raw snapshots are written atomically as
+/// pages are applied, ``commit(_:)`` makes them durable with one file-system flush and then
+/// records the checkpoint, and ``finish(with:)`` writes the manifest with the new sync token last.
+final class MirrorStore {
+  let layout: MirrorLayout
+  private(set) var fileSystem = FileSystem()
+  private let index: IndexStore
+  private let lock: MirrorLock
+
+  /// Documents written and removed since the store was opened.
+  private(set) var documentsWritten = 0
+  private(set) var documentsRemoved = 0
+
+  /// Opens (creating if needed) the mirror at `layout` and takes its lock.
+  ///
+  /// - Throws: ``MirrorError`` `.locked` when another process is syncing this mirror.
+  init(layout: MirrorLayout) throws(MirrorError) {
+    self.layout = layout
+    try fileSystem.makeDirectory(layout.root)
+    for directory in [layout.privateDirectory, layout.entriesDirectory, layout.assetsDirectory] {
+      try fileSystem.makeDirectory(directory)
+    }
+    lock = try MirrorLock(path: layout.lock)
+    index = IndexStore(layout: layout)
+  }
+
+  // MARK: Reading state
+
+  /// The committed manifest, or `nil` for a mirror that never finished a sync.
+  func readManifest() throws(MirrorError) -> Manifest? {
+    try Self.readManifest(layout: layout, fileSystem: fileSystem)
+  }
+
+  static func readManifest(layout: MirrorLayout, fileSystem: FileSystem) throws(MirrorError) -> Manifest? {
+    guard let bytes = try fileSystem.readFileIfPresent(layout.manifest) else { return nil }
+    let value: JSONValue
+    do {
+      value = try JSONReader().read(bytes)
+    } catch {
+      throw MirrorError(
+        .corrupt,
+        "manifest.json is not valid JSON (\(error)); run `contentful-mirror sync --full` to rebuild the mirror",
+        path: layout.manifest)
+    }
+    return try Manifest(json: value)
+  }
+
+  /// The checkpoint of an interrupted sync, if any.
+  func readCheckpoint() throws(MirrorError) -> Checkpoint? {
+    guard let bytes = try fileSystem.readFileIfPresent(layout.checkpoint),
+      let value = try? JSONReader().read(bytes)
+    else { return nil }
+    return Checkpoint(json: value)
+  }
+
+  // MARK: Applying items
+
+  /// Writes `item`'s raw snapshot and one document per locale, and updates its index row.
+  func upsert(_ item: SyncedItem, renderer: DocumentRenderer, locales: [String]) throws(MirrorError) {
+    let old = try index.row(for: item.key, fileSystem: fileSystem)
+    if let old, old.contentType != item.contentTypeID {
+      try removeDocuments(of: item.key, contentType: old.contentType)
+    }
+    try fileSystem.writeAtomically(CanonicalJSON.encode(.object(item.raw)), to: layout.rawItemPath(for: item.key))
+    try writeDocuments(of: item, renderer: renderer, locales: locales)
+    let row = IndexStore.ItemRow(
+      contentType: item.contentTypeID, revision: item.revision, updatedAt: item.updatedAt,
+      linksTo: LinkExtractor.targets(of: item))
+    try index.upsert(item.key, row: row, fileSystem: fileSystem)
+  }
+
+  /// Removes every document, the raw snapshot and the index rows of `key`. Removing an item that
+  /// is not there is a no-op, so replaying a deletion is harmless.
+  func delete(_ key: ItemKey) throws(MirrorError) {
+    var contentType = try index.row(for: key, fileSystem: fileSystem)?.contentType
+    if contentType == nil, key.kind == .entry {
+      // Written by a sync that stopped before its index rows were committed.
+      contentType = try rawItem(key)?.contentTypeID
+    }
+    if key.kind == .asset || contentType != nil {
+      try removeDocuments(of: key, contentType: contentType)
+    }
+    try fileSystem.removeFile(layout.rawItemPath(for: key))
+    try index.remove(key, fileSystem: fileSystem)
+  }
+
+  private func writeDocuments(of item: SyncedItem, renderer: DocumentRenderer, locales: [String]) throws(MirrorError) {
+    for locale in locales {
+      let document = renderer.document(for: item, locale: locale)
+      let path = layout.documentPath(for: item.key, contentType: item.contentTypeID, locale: locale)
+      try fileSystem.writeAtomically(CanonicalJSON.encode(document), to: path)
+      documentsWritten += 1
+    }
+  }
+
+  private func removeDocuments(of key: ItemKey, contentType: String?, keeping: Set<String> = []) throws(MirrorError) {
+    let directory = layout.itemDirectory(for: key, contentType: contentType)
+    for name in try fileSystem.contentsOfDirectory(directory) {
+      guard name.hasSuffix(".json"), !keeping.contains(String(name.dropLast(5))) else { continue }
+      try fileSystem.removeFile(directory + "/" + name)
+      documentsRemoved += 1
+    }
+    if keeping.isEmpty, fileSystem.removeDirectoryIfEmpty(directory), key.kind == .entry {
+      fileSystem.removeDirectoryIfEmpty(FileSystem.parent(of: directory))
+    }
+  }
+
+  /// The raw snapshot of `key`, if the mirror has one.
+  func rawItem(_ key: ItemKey) throws(MirrorError) -> SyncedItem? {
+    let path = layout.rawItemPath(for: key)
+    guard let bytes = try fileSystem.readFileIfPresent(path) else { return nil }
+    guard let object = try? JSONReader().read(bytes).objectValue,
+      let item = try? SyncedItem(raw: object, kind: key.kind), item.key == key
+    else {
+      throw MirrorError(
+        .corrupt, "\(path) is damaged; run `contentful-mirror sync --full` to rebuild the mirror", path: path)
+    }
+    return item
+  }
+
+  /// Re-renders every document from the raw snapshots, without the network, after the locales or
+  /// content types changed; documents of locales no longer mirrored are removed.
+  func rerenderAll(renderer: DocumentRenderer, locales: [String]) throws(MirrorError) -> Int {
+    var count = 0
+    for kind in ItemKind.allCases {
+      for name in try fileSystem.contentsOfDirectory(layout.rawItemsDirectory(kind)) {
+        guard name.hasSuffix(".json"), !name.hasPrefix(".") else { continue }
+        let key = ItemKey(kind, String(name.dropLast(5)))
+        guard Identifier.isValid(key.id), let item = try rawItem(key) else { continue }
+        try removeDocuments(of: key, contentType: item.contentTypeID, keeping: Set(locales))
+        try writeDocuments(of: item, renderer: renderer, locales: locales)
+        count += 1
+      }
+    }
+    return count
+  }
+
+  /// Deletes every item of the mirror not in `keep` (the end of a `--full` sync).
+  func deleteItems(notIn keep: Set<ItemKey>) throws(MirrorError) -> Int {
+    try index.flush(using: &fileSystem)
+    var stale = Set(try index.allKeys(fileSystem: fileSystem)).subtracting(keep)
+    for kind in ItemKind.allCases {
+      for name in try fileSystem.contentsOfDirectory(layout.rawItemsDirectory(kind))
+      where name.hasSuffix(".json") && !name.hasPrefix(".") {
+        let key = ItemKey(kind, String(name.dropLast(5)))
+        if Identifier.isValid(key.id), !keep.contains(key) { stale.insert(key) }
+      }
+    }
+    for key in stale.sorted() { try delete(key) }
+    return stale.count
+  }
+
+  // MARK: Commit points
+
+  /// Makes everything applied so far durable, then records `checkpoint`.
+  func commit(_ checkpoint: Checkpoint) throws(MirrorError) {
+    try index.flush(using: &fileSystem)
+    try fileSystem.syncFileSystem(of: layout.root)
+    try fileSystem.writeAtomically(CanonicalJSON.encode(checkpoint.json), to: layout.checkpoint)
+  }
+
+  /// Ends a sync: flushes, writes the manifest (the new token) last, then drops the checkpoint.
+  func finish(with manifest: Manifest, report: JSONValue) throws(MirrorError) {
+    try index.flush(using: &fileSystem)
+    try fileSystem.syncFileSystem(of: layout.root)
+    try fileSystem.writeAtomically(CanonicalJSON.encode(manifest.json), to: layout.manifest)
+    try fileSystem.syncFileSystem(of: layout.root)
+    try fileSystem.removeFile(layout.checkpoint)
+    try fileSystem.writeAtomically(CanonicalJSON.encode(report), to: layout.lastSyncReport)
+  }
+
+  /// Forgets index changes not yet committed (the page that failed is replayed next time).
+  func discardUncommitted() {
+    index.discardChanges()
+  }
+
+  /// Removes everything the mirror wrote, before a `--full` sync into a damaged mirror.
+  func removeAllContent() throws(MirrorError) {
+    index.discardChanges()
+    for path in [layout.entriesDirectory, layout.assetsDirectory, layout.indexDirectory,
+                 layout.privateDirectory + "/items", layout.manifest, layout.checkpoint] {
+      try fileSystem.removeTree(path)
+    }
+    try fileSystem.makeDirectory(layout.entriesDirectory)
+    try fileSystem.makeDirectory(layout.assetsDirectory)
+  }
+}

@@ -1,0 +1,174 @@
+/// Syncs a mirror directory with a space: initial sync, delta syncs, resume and `--full`.
+///
+/// Data flows one way: source bytes → ``SyncPage`` (validated) → documents → ``MirrorStore``.
+/// A page is fully validated before any of it is written; documents are written atomically;
+/// every few pages a commit point makes them durable and records a checkpoint; the manifest with
+/// the new sync token is written last. Applying a page twice gives the same mirror as once, so a
+/// sync that fails or is killed anywhere is repaired by running it again.
+public struct MirrorSync: Sendable {
+  /// The mirror directory.
+  public let layout: MirrorLayout
+
+  public init(directory: String) {
+    self.layout = MirrorLayout(root: directory)
+  }
+
+  /// Works out space, environment and host from `options`, an interrupted sync and the manifest.
+  ///
+  /// - Throws: ``SyncError`` `.invalidConfiguration` when they conflict or the space is unknown;
+  ///   ``MirrorError`` when the manifest is unreadable (unless `options.full`).
+  public func target(for options: SyncOptions) throws -> SyncTarget {
+    let fileSystem = FileSystem()
+    let manifest = options.full ? try? MirrorStore.readManifest(layout: layout, fileSystem: fileSystem) : try MirrorStore.readManifest(layout: layout, fileSystem: fileSystem)
+    let checkpoint = Self.checkpoint(layout: layout, fileSystem: fileSystem)
+    let recorded = manifest.map { ($0.space, $0.environment, $0.host) }
+      ?? checkpoint.map { ($0.space, $0.environment, $0.host) }
+    if let recorded, let space = options.space, space != recorded.0, !options.full {
+      throw SyncError(
+        .invalidConfiguration,
+        "\(layout.root) mirrors space \(recorded.0), not \(space); use another directory, "
+          + "or add --full to replace it")
+    }
+    guard let space = options.space ?? recorded?.0 else {
+      throw SyncError(
+        .invalidConfiguration,
+        "\(layout.root) is not a mirror yet; pass --space <id> (and set CONTENTFUL_ACCESS_TOKEN) for the first sync")
+    }
+    try Identifier.validate(space, as: .entryID, in: "--space")
+    let environment = options.environment ?? recorded?.1 ?? SyncOptions.defaultEnvironment
+    try Identifier.validate(environment, as: .entryID, in: "--environment")
+    return SyncTarget(
+      space: space, environment: environment, host: options.host ?? recorded?.2 ?? SyncOptions.defaultHost)
+  }
+
+  static func checkpoint(layout: MirrorLayout, fileSystem: FileSystem) -> Checkpoint? {
+    guard let bytes = try? fileSystem.readFileIfPresent(layout.checkpoint),
+      let value = try? JSONReader().read(bytes)
+    else { return nil }
+    return Checkpoint(json: value)
+  }
+
+  /// Runs one sync to completion.
+  ///
+  /// - Parameters:
+  ///   - options: What to sync; see ``SyncOptions``.
+  ///   - source: Where the data comes from (``CDAClient`` or ``RecordedSpace``).
+  ///   - progress: Called as pages are applied.
+  /// - Returns: What the sync did.
+  /// - Throws: ``SyncError`` or ``MirrorError``; the last committed mirror is intact either way.
+  public func run(
+    _ options: SyncOptions, source: any SpaceSource, progress: @Sendable (SyncEvent) -> Void = { _ in }
+  ) async throws -> SyncSummary {
+    let target = try target(for: options)
+    let store = try MirrorStore(layout: layout)
+    var manifest: Manifest?
+    do {
+      manifest = try store.readManifest()
+    } catch {
+      guard options.full else { throw error }
+      try store.removeAllContent()
+      manifest = nil
+    }
+    if manifest?.space != target.space || manifest?.environment != target.environment {
+      manifest = options.full ? nil : manifest
+    }
+    var checkpoint = options.full ? nil : try store.readCheckpoint()
+    if let current = checkpoint, current.isFull || current.space != target.space {
+      checkpoint = nil  // a --full sync cannot resume: the set of items it saw is gone
+    }
+
+    let model = try await SpaceModel.fetch(from: source)
+    let filter: [String]? =
+      options.allLocales ? nil : options.locales ?? checkpoint?.localeFilter ?? manifest?.localeFilter
+    for code in filter ?? [] where !model.locales.contains(where: { $0.code == code }) {
+      throw SyncError(
+        .invalidConfiguration,
+        "locale \(Identifier.quoted(code)) is not a locale of space \(target.space) (it has "
+          + model.locales.map(\.code).joined(separator: ", ") + ")")
+    }
+    let locales = Manifest.mirroredLocales(of: model, filter: filter)
+    let renderer = DocumentRenderer(model: model)
+
+    var rerendered = 0
+    if let manifest, !options.full,
+      manifest.model.renderingSignature != model.renderingSignature || manifest.mirroredLocales != locales
+    {
+      rerendered = try store.rerenderAll(renderer: renderer, locales: locales)
+      progress(.rerendered(items: rerendered))
+    }
+
+    let isFull = options.full && manifest != nil
+    let isInitial = checkpoint?.isInitial ?? (options.full || manifest == nil)
+    var request: SourceRequest =
+      if let checkpoint { .sync(token: checkpoint.nextPageToken) } else if isInitial { .initialSync } else {
+        .sync(token: manifest?.syncToken ?? "")
+      }
+    var pages = checkpoint?.pages ?? 0
+    var totalItems = checkpoint?.items ?? 0
+    if let checkpoint { progress(.resumed(pages: checkpoint.pages)) }
+    var upserted = 0
+    var deleted = 0
+    var seen = Set<ItemKey>()
+
+    do {
+      while true {
+        let page = try SyncPage(decoding: try await source.fetch(request))
+        for item in page.items {
+          switch item {
+          case .upsert(let synced):
+            try store.upsert(synced, renderer: renderer, locales: locales)
+            upserted += 1
+            if isFull { seen.insert(synced.key) }
+          case .deletion(let key):
+            try store.delete(key)
+            deleted += 1
+          }
+        }
+        pages += 1
+        totalItems += page.items.count
+        progress(.pageApplied(page: pages, items: page.items.count, totalItems: totalItems))
+        switch page.continuation {
+        case .nextPage(let token):
+          request = .sync(token: token)
+          if pages % max(options.pagesPerCheckpoint, 1) == 0 {
+            try store.commit(
+              Checkpoint(
+                isInitial: isInitial, isFull: isFull, space: target.space, environment: target.environment,
+                host: target.host, localeFilter: filter, nextPageToken: token, pages: pages, items: totalItems))
+          }
+        case .nextSync(let token):
+          var staleRemoved = 0
+          if isFull {
+            staleRemoved = try store.deleteItems(notIn: seen)
+            progress(.removedStale(items: staleRemoved))
+          }
+          let newManifest = Manifest(
+            space: target.space, environment: target.environment, host: target.host, syncToken: token,
+            model: model, localeFilter: filter)
+          let summary = SyncSummary(
+            initial: isInitial, pages: pages, upserted: upserted, deleted: deleted,
+            documentsWritten: store.documentsWritten, documentsRemoved: store.documentsRemoved,
+            rerendered: rerendered, staleRemoved: staleRemoved, locales: locales)
+          try store.finish(with: newManifest, report: Self.report(summary))
+          return summary
+        }
+      }
+    } catch {
+      store.discardUncommitted()
+      throw error
+    }
+  }
+
+  private static func report(_ summary: SyncSummary) -> JSONValue {
+    .object(
+      JSONObject([
+        "finishedAt": .string(Timestamp.now()),
+        "initial": .bool(summary.initial),
+        "pages": .number(String(summary.pages)),
+        "upserted": .number(String(summary.upserted)),
+        "deleted": .number(String(summary.deleted)),
+        "documentsWritten": .number(String(summary.documentsWritten)),
+        "documentsRemoved": .number(String(summary.documentsRemoved)),
+      ]))
+  }
+}

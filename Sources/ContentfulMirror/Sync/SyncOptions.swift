@@ -1,0 +1,65 @@
+/// What a sync should do. Unset values come from the interrupted sync's checkpoint, then from
+/// the manifest, then from the defaults.
+public struct SyncOptions: Sendable, Hashable {
+  public var space: String?
+  public var environment: String?
+  public var host: String?
+  /// Mirror only these locales; `nil` keeps the mirror's current choice.
+  public var locales: [String]?
+  /// Go back to mirroring every locale of the space.
+  public var allLocales: Bool
+  /// Start a fresh initial sync and remove what is no longer in the space.
+  public var full: Bool
+  /// Pages between two commit points of a long sync.
+  public var pagesPerCheckpoint: Int
+
+  public init(
+    space: String? = nil, environment: String? = nil, host: String? = nil, locales: [String]? = nil,
+    allLocales: Bool = false, full: Bool = false, pagesPerCheckpoint: Int = 20
+  ) {
+    self.space = space
+    self.environment = environment
+    self.host = host
+    self.locales = locales
+    self.allLocales = allLocales
+    self.full = full
+    self.pagesPerCheckpoint = pagesPerCheckpoint
+  }
+
+  /// The default environment.
+  public static let defaultEnvironment = "master"
+  /// The default host: the Content Delivery API.
+  public static let defaultHost = "cdn.contentful.com"
+}
+
+/// Where a sync reads from, once options, checkpoint and manifest are reconciled.
+public struct SyncTarget: Sendable, Hashable {
+  public var space: String
+  public var environment: String
+  public var host: String
+}
+
+/// Something that happened during a sync, for progress display.
+public enum SyncEvent: Sendable {
+  /// An interrupted sync resumes after `pages` already committed pages.
+  case resumed(pages: Int)
+  /// Locales or content types changed; this many items were re-rendered offline.
+  case rerendered(items: Int)
+  /// A page was applied.
+  case pageApplied(page: Int, items: Int, totalItems: Int)
+  /// A `--full` sync removed this many items no longer in the space.
+  case removedStale(items: Int)
+}
+
+/// What a finished sync did.
+public struct SyncSummary: Sendable, Hashable {
+  public var initial: Bool
+  public var pages: Int
+  public var upserted: Int
+  public var deleted: Int
+  public var documentsWritten: Int
+  public var documentsRemoved: Int
+  public var rerendered: Int
+  public var staleRemoved: Int
+  public var locales: [String]
+}
