@@ -25,6 +25,10 @@ struct FileSystem {
     if fd < 0 {
       let code = errno
       if code == ENOENT { return nil }
+      if code == ELOOP {
+        throw MirrorError(
+          .unsafePath, "\(path) is a symbolic link; the mirror does not follow links. Remove it", path: path)
+      }
       throw Self.error("cannot open", path, code)
     }
     defer { close(fd) }
@@ -114,34 +118,58 @@ struct FileSystem {
     }
   }
 
-  /// Creates `path` and its parents as real directories; refuses a symbolic link in the way.
+  /// Creates the mirror's root directory (and its parents) and trusts it: the user chose this
+  /// path, so symbolic links above and at the root are theirs to have. Everything below the root
+  /// is checked by ``makeDirectory(_:)`` and ``isRealDirectory(_:)``.
+  mutating func makeRoot(_ path: String) throws(MirrorError) {
+    if mkdir(path, 0o755) != 0 {
+      switch errno {
+      case EEXIST: break
+      case ENOENT:
+        try makeRoot(Self.parent(of: path))
+        if mkdir(path, 0o755) != 0 && errno != EEXIST {
+          throw Self.error("cannot create directory", path, errno)
+        }
+      default: throw Self.error("cannot create directory", path, errno)
+      }
+    }
+    knownDirectories.insert(path)
+  }
+
+  /// Creates `path` and its parents below the root as real directories; refuses a symbolic link
+  /// or a file standing where a directory belongs.
   mutating func makeDirectory(_ path: String) throws(MirrorError) {
     if path.isEmpty || knownDirectories.contains(path) { return }
+    try makeDirectory(Self.parent(of: path))
     if mkdir(path, 0o755) == 0 {
       knownDirectories.insert(path)
       return
     }
-    switch errno {
-    case EEXIST:
-      var info = stat()
-      guard lstat(path, &info) == 0 else { throw Self.error("cannot stat", path, errno) }
-      guard (info.st_mode & S_IFMT) == S_IFDIR else {
-        throw MirrorError(
-          .unsafePath,
-          "\(path) is a symbolic link or a file where the mirror keeps a directory; "
-            + "the mirror will not write through it. Remove it and run the sync again",
-          path: path)
-      }
-    case ENOENT:
-      try makeDirectory(Self.parent(of: path))
-      if mkdir(path, 0o755) != 0 && errno != EEXIST {
-        throw Self.error("cannot create directory", path, errno)
-      }
-      return try makeDirectory(path)
-    default:
-      throw Self.error("cannot create directory", path, errno)
+    guard errno == EEXIST else { throw Self.error("cannot create directory", path, errno) }
+    guard try isRealDirectory(path) else { throw Self.error("cannot create directory", path, ENOENT) }
+  }
+
+  /// Whether `path` (below the trusted root) exists as a real directory, every component of it
+  /// checked with `lstat`. A missing component gives `false`.
+  ///
+  /// - Throws: ``MirrorError`` `.unsafePath` when a component is a symbolic link or a file.
+  mutating func isRealDirectory(_ path: String) throws(MirrorError) -> Bool {
+    if path.isEmpty || knownDirectories.contains(path) { return true }
+    guard try isRealDirectory(Self.parent(of: path)) else { return false }
+    var info = stat()
+    guard lstat(path, &info) == 0 else {
+      if errno == ENOENT { return false }
+      throw Self.error("cannot stat", path, errno)
+    }
+    guard (info.st_mode & S_IFMT) == S_IFDIR else {
+      throw MirrorError(
+        .unsafePath,
+        "\(path) is a symbolic link or a file where the mirror keeps a directory; "
+          + "the mirror will not follow it out of the mirror. Remove it and run the sync again",
+        path: path)
     }
     knownDirectories.insert(path)
+    return true
   }
 
   /// Removes file `path`; a missing file is not an error.

@@ -19,8 +19,14 @@ final class MirrorStore {
   /// - Throws: ``MirrorError`` `.locked` when another process is syncing this mirror.
   init(layout: MirrorLayout) throws(MirrorError) {
     self.layout = layout
-    try fileSystem.makeDirectory(layout.root)
-    for directory in [layout.privateDirectory, layout.entriesDirectory, layout.assetsDirectory] {
+    try fileSystem.makeRoot(layout.root)
+    // Creating (or checking) every fixed directory up front means a symbolic link planted at any
+    // of them is refused before anything is read or written through it.
+    for directory in [
+      layout.privateDirectory, layout.rawItemsDirectory(.entry), layout.rawItemsDirectory(.asset),
+      layout.entriesDirectory, layout.assetsDirectory, layout.indexDirectory + "/items",
+      layout.indexDirectory + "/links",
+    ] {
       try fileSystem.makeDirectory(directory)
     }
     lock = try MirrorLock(path: layout.lock)
@@ -98,6 +104,7 @@ final class MirrorStore {
 
   private func removeDocuments(of key: ItemKey, contentType: String?, keeping: Set<String> = []) throws(MirrorError) {
     let directory = layout.itemDirectory(for: key, contentType: contentType)
+    guard try fileSystem.isRealDirectory(directory) else { return }
     for name in try fileSystem.contentsOfDirectory(directory) {
       guard name.hasSuffix(".json"), !keeping.contains(String(name.dropLast(5))) else { continue }
       try fileSystem.removeFile(directory + "/" + name)

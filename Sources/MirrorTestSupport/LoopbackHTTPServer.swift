@@ -1,0 +1,191 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// An HTTP/1.1 server on 127.0.0.1 for tests: one thread per connection, `Connection: close`.
+///
+/// It is real HTTP over a real socket, so the client under test goes through URLSession,
+/// libcurl, gzip decoding and its retry logic exactly as against the CDA.
+public final class LoopbackHTTPServer: @unchecked Sendable {
+  /// A request as received.
+  public struct Request: Sendable {
+    public var method: String
+    /// Path and query, e.g. `/spaces/x/environments/master/sync?initial=true`.
+    public var target: String
+    /// Header names lowercased.
+    public var headers: [String: String]
+
+    public var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
+
+    /// The decoded query parameters.
+    public var query: [String: String] {
+      guard let components = URLComponents(string: target) else { return [:] }
+      var result: [String: String] = [:]
+      for item in components.queryItems ?? [] { result[item.name] = item.value ?? "" }
+      return result
+    }
+  }
+
+  /// What to answer.
+  public enum Response: Sendable {
+    case reply(status: Int, headers: [String: String], body: [UInt8])
+    /// Close the connection without answering (a dropped connection).
+    case drop
+
+    /// A JSON reply.
+    public static func json(_ status: Int, _ body: [UInt8], headers: [String: String] = [:]) -> Response {
+      var all = headers
+      all["Content-Type"] = "application/vnd.contentful.delivery.v1+json"
+      return .reply(status: status, headers: all, body: body)
+    }
+  }
+
+  /// The port the server listens on.
+  public let port: Int
+  private let listener: Int32
+  private let handler: @Sendable (Request) -> Response
+  private let lock = NSLock()
+  private var log: [Request] = []
+  private var stopped = false
+
+  /// Starts listening on 127.0.0.1 at a free port.
+  public init(handler: @escaping @Sendable (Request) -> Response) throws {
+    self.handler = handler
+    #if canImport(Glibc)
+      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+      let fd = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard fd >= 0 else { throw POSIXError(.EIO) }
+    var yes: Int32 = 1
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard bound == 0, listen(fd, 64) == 0 else {
+      close(fd)
+      throw POSIXError(.EADDRINUSE)
+    }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    self.listener = fd
+    self.port = Int(UInt16(bigEndian: address.sin_port))
+    let thread = Thread { [self] in acceptLoop() }
+    thread.start()
+  }
+
+  deinit { stop() }
+
+  /// The base URL to pass as `--host`.
+  public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+  /// Every request received so far.
+  public var requests: [Request] {
+    lock.lock()
+    defer { lock.unlock() }
+    return log
+  }
+
+  /// Stops accepting connections.
+  public func stop() {
+    lock.lock()
+    let wasStopped = stopped
+    stopped = true
+    lock.unlock()
+    guard !wasStopped else { return }
+    shutdown(listener, Int32(SHUT_RDWR))
+    close(listener)
+  }
+
+  private func acceptLoop() {
+    while true {
+      let connection = accept(listener, nil, nil)
+      if connection < 0 {
+        if errno == EINTR { continue }
+        return
+      }
+      let thread = Thread { [self] in serve(connection) }
+      thread.start()
+    }
+  }
+
+  private func serve(_ connection: Int32) {
+    defer { close(connection) }
+    var buffer: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while !buffer.containsHeaderEnd {
+      let count = read(connection, &chunk, chunk.count)
+      if count <= 0 { return }
+      buffer.append(contentsOf: chunk[0..<count])
+      if buffer.count > 1 << 20 { return }
+    }
+    guard let request = Self.parse(buffer) else { return }
+    lock.lock()
+    log.append(request)
+    lock.unlock()
+    switch handler(request) {
+    case .drop:
+      return
+    case .reply(let status, let headers, let body):
+      var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
+      for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
+      head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+      let bytes = Array(head.utf8) + body
+      var offset = 0
+      while offset < bytes.count {
+        let written = bytes.withUnsafeBytes { write(connection, $0.baseAddress! + offset, bytes.count - offset) }
+        if written <= 0 { return }
+        offset += written
+      }
+    }
+  }
+
+  private static func parse(_ bytes: [UInt8]) -> Request? {
+    let text = String(decoding: bytes, as: UTF8.self)
+    let lines = text.components(separatedBy: "\r\n")
+    let parts = lines.first?.split(separator: " ") ?? []
+    guard parts.count >= 2 else { return nil }
+    var headers: [String: String] = [:]
+    for line in lines.dropFirst() {
+      guard let colon = line.firstIndex(of: ":") else { continue }
+      headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+    return Request(method: String(parts[0]), target: String(parts[1]), headers: headers)
+  }
+
+  private static func reason(_ status: Int) -> String {
+    switch status {
+    case 200: "OK"
+    case 400: "Bad Request"
+    case 401: "Unauthorized"
+    case 404: "Not Found"
+    case 429: "Too Many Requests"
+    case 500: "Internal Server Error"
+    case 503: "Service Unavailable"
+    default: "Status"
+    }
+  }
+}
+
+extension [UInt8] {
+  fileprivate var containsHeaderEnd: Bool {
+    guard count >= 4 else { return false }
+    for index in 0...(count - 4)
+    where self[index] == 13 && self[index + 1] == 10 && self[index + 2] == 13 && self[index + 3] == 10 {
+      return true
+    }
+    return false
+  }
+}

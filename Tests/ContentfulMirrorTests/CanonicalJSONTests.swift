@@ -1,0 +1,64 @@
+import Testing
+
+@testable import ContentfulMirror
+
+@Suite struct CanonicalJSONTests {
+  func canonical(_ text: String) throws -> String {
+    String(decoding: CanonicalJSON.encode(try JSONReader().read(text)), as: UTF8.self)
+  }
+
+  @Test func objectsAreIndentedSortedAndEndWithANewline() throws {
+    let output = try canonical(#"{"z": [1, {"y": true, "x": null}], "a": {}, "m": []}"#)
+    #expect(
+      output == """
+        {
+          "a": {},
+          "m": [],
+          "z": [
+            1,
+            {
+              "x": null,
+              "y": true
+            }
+          ]
+        }
+
+        """)
+  }
+
+  @Test func numbersAreWrittenAsTheyWereRead() throws {
+    #expect(try canonical("[1.50, -0, 1e400, 0.1E-3]") == "[\n  1.50,\n  -0,\n  1e400,\n  0.1E-3\n]\n")
+  }
+
+  @Test func stringsEscapeOnlyWhatJSONRequires() throws {
+    let output = try canonical(#""a/b \"q\" \\ \n\t\r\b\f \u0001 \u007f é 😀 \u2028""#)
+    #expect(output == "\"a/b \\\"q\\\" \\\\ \\n\\t\\r\\b\\f \\u0001 \u{7F} é 😀 \u{2028}\"\n")
+  }
+
+  @Test func keyOrderIsCodePointOrderNotUTF16Order() throws {
+    let output = try canonical("{\"😀\": 1, \"\u{E000}\": 2}")
+    #expect(output == "{\n  \"\u{E000}\": 2,\n  \"😀\": 1\n}\n")
+  }
+
+  @Test func encodingIsStableUnderReordering() throws {
+    let first = try canonical(#"{"b": {"d": 1, "c": 2}, "a": [3]}"#)
+    let second = try canonical(#"{"a": [3], "b": {"c": 2, "d": 1}}"#)
+    #expect(first == second)
+  }
+
+  @Test func readingCanonicalOutputGivesTheSameValue() throws {
+    let value = try JSONReader().read(#"{"k": ["\u0000", 1.0, {"n": null}], "é": "x"}"#)
+    #expect(try JSONReader().read(CanonicalJSON.encode(value)) == value)
+  }
+
+  @Test func objectSubscriptInsertsReplacesAndRemoves() {
+    var object = JSONObject()
+    object["b"] = 1
+    object["a"] = 2
+    object["b"] = 3
+    #expect(object.keys == ["a", "b"])
+    #expect(object["b"] == 3)
+    object["a"] = nil
+    #expect(object.keys == ["b"])
+  }
+}

@@ -1,0 +1,94 @@
+import Testing
+
+@testable import ContentfulMirror
+
+@Suite struct DocumentRendererTests {
+  /// en-US (default) ← de-DE ← de-AT; fr-FR has no fallback.
+  let model = SpaceModel(
+    locales: [
+      SpaceLocale(code: "en-US", isDefault: true),
+      SpaceLocale(code: "de-DE", fallbackCode: "en-US"),
+      SpaceLocale(code: "de-AT", fallbackCode: "de-DE"),
+      SpaceLocale(code: "fr-FR"),
+    ],
+    contentTypes: [
+      ContentTypeSummary(
+        id: "post",
+        fields: [
+          .init(id: "title", type: "Symbol", localized: true),
+          .init(id: "slug", type: "Symbol", localized: false),
+          .init(id: "summary", type: "Text", localized: true),
+        ])
+    ])
+
+  func entry(_ fields: String) throws -> SyncedItem {
+    let text = """
+      {"metadata": {"tags": []}, "sys": {"id": "p1", "type": "Entry", "revision": 2,
+       "contentType": {"sys": {"type": "Link", "linkType": "ContentType", "id": "post"}}},
+       "fields": \(fields)}
+      """
+    return try SyncedItem(raw: #require(try JSONReader().read(text).objectValue), kind: .entry)
+  }
+
+  func render(_ item: SyncedItem, _ locale: String) -> JSONValue {
+    DocumentRenderer(model: model).document(for: item, locale: locale)
+  }
+
+  @Test func localizedFieldsFollowTheFallbackChain() throws {
+    let item = try entry(#"{"title": {"en-US": "Hello", "de-DE": "Hallo"}}"#)
+    #expect(render(item, "de-AT")["fields"]?["title"] == "Hallo")
+    #expect(render(item, "de-DE")["fields"]?["title"] == "Hallo")
+    #expect(render(item, "en-US")["fields"]?["title"] == "Hello")
+  }
+
+  @Test func aLocaleWithoutFallbackHasNoValueWhenItsKeyIsMissing() throws {
+    let item = try entry(#"{"title": {"en-US": "Hello"}}"#)
+    #expect(render(item, "fr-FR")["fields"]?.objectValue?.isEmpty == true)
+  }
+
+  @Test func nullAndEmptyStringAreValuesNotGaps() throws {
+    let item = try entry(#"{"title": {"en-US": "Hello", "de-DE": null}, "summary": {"en-US": "S", "de-DE": ""}}"#)
+    #expect(render(item, "de-AT")["fields"]?["title"] == .null)
+    #expect(render(item, "de-AT")["fields"]?["summary"] == "")
+  }
+
+  @Test func nonLocalizedFieldsAlwaysTakeTheDefaultLocaleValue() throws {
+    let item = try entry(#"{"slug": {"en-US": "hello", "de-DE": "hallo"}}"#)
+    #expect(render(item, "de-DE")["fields"]?["slug"] == "hello")
+    #expect(render(item, "fr-FR")["fields"]?["slug"] == "hello")
+  }
+
+  @Test func fieldsWithNoValueAlongTheChainAreAbsent() throws {
+    let item = try entry(#"{"summary": {"fr-FR": "Résumé"}}"#)
+    #expect(render(item, "de-AT")["fields"]?["summary"] == nil)
+    #expect(render(item, "fr-FR")["fields"]?["summary"] == "Résumé")
+  }
+
+  @Test func sysGetsTheLocaleAndEverythingElseIsKept() throws {
+    let item = try entry(#"{"title": {"en-US": "Hello"}}"#)
+    let document = render(item, "de-DE")
+    #expect(document["sys"]?["locale"] == "de-DE")
+    #expect(document["sys"]?["revision"] == 2)
+    #expect(document["metadata"]?["tags"] == .array([]))
+  }
+
+  @Test func assetFieldsAreAllLocalized() throws {
+    let text = #"{"sys": {"id": "a1", "type": "Asset"}, "fields": {"title": {"en-US": "T", "fr-FR": "F"}}}"#
+    let asset = try SyncedItem(raw: #require(try JSONReader().read(text).objectValue), kind: .asset)
+    #expect(render(asset, "fr-FR")["fields"]?["title"] == "F")
+    #expect(render(asset, "de-AT")["fields"]?["title"] == "T")
+  }
+
+  @Test func fieldsUnknownToTheContentTypeRenderAsNonLocalized() throws {
+    let item = try entry(#"{"extra": {"en-US": 1, "de-DE": 2}}"#)
+    #expect(render(item, "de-DE")["fields"]?["extra"] == 1)
+  }
+
+  @Test func fallbackCyclesTerminate() {
+    let cyclic = SpaceModel(
+      locales: [
+        SpaceLocale(code: "a", isDefault: true, fallbackCode: "b"), SpaceLocale(code: "b", fallbackCode: "a"),
+      ], contentTypes: [])
+    #expect(cyclic.chain(for: "a").codes == ["a", "b"])
+  }
+}

@@ -1,0 +1,297 @@
+import Foundation
+import MirrorTestSupport
+import Testing
+
+@testable import ContentfulMirror
+
+/// End-to-end syncs over real HTTP on 127.0.0.1 against a server replaying recorded responses.
+@Suite struct SyncOverHTTPTests {
+  static let token = "CFPAT-test-secret-0123456789abcdefghij"
+  static let fastRetries = RetryPolicy(
+    maximumAttempts: 4, baseDelay: .milliseconds(10), maximumDelay: .milliseconds(50),
+    maximumRateLimitWait: .seconds(2), totalWaitBudget: .seconds(10))
+
+  let recording: TemporaryDirectory
+  let server: RecordedSpaceServer
+  let mirror: TemporaryDirectory
+
+  init() throws {
+    recording = try TemporaryDirectory("recording")
+    try FileManager.default.removeItem(atPath: recording.path)
+    try RepositoryPaths.copySampleSpace(to: recording.path)
+    server = try RecordedSpaceServer(directory: recording.path, accessToken: Self.token)
+    mirror = try TemporaryDirectory("mirror")
+  }
+
+  func client(retries: RetryPolicy = fastRetries) -> CDAClient {
+    CDAClient(
+      configuration: .init(host: server.baseURL, space: "mirrorsample01", environment: "master"),
+      accessToken: Self.token, retryPolicy: retries)
+  }
+
+  @discardableResult
+  func sync(_ options: SyncOptions = SyncOptions(), retries: RetryPolicy = fastRetries) async throws -> SyncSummary {
+    var options = options
+    if options.space == nil { options.space = "mirrorsample01" }
+    options.host = server.baseURL
+    return try await MirrorSync(directory: mirror.path).run(options, source: client(retries: retries))
+  }
+
+  func document(_ relative: String) throws -> JSONValue {
+    try JSONReader().read(Array(try Data(contentsOf: URL(fileURLWithPath: mirror.appending(relative)))))
+  }
+
+  func exists(_ relative: String) -> Bool {
+    FileManager.default.fileExists(atPath: mirror.appending(relative))
+  }
+
+  @Test func initialSyncFollowsEveryPageAndStoresTheNextSyncToken() async throws {
+    let summary = try await sync()
+    #expect(summary.initial && summary.pages == 3 && summary.upserted == 20)
+    let manifest = try #require(try document("manifest.json").objectValue)
+    #expect(manifest["syncToken"] == "delta-1")
+    #expect(exists("entries/post/old-news/fr-FR.json"))
+    #expect(exists("assets/coast-hero/de-AT.json"))
+    let syncRequests = server.requests.filter { $0.path.hasSuffix("/sync") }
+    #expect(syncRequests.map(\.query) == [["initial": "true"], ["sync_token": "initial-p2"], ["sync_token": "initial-p3"]])
+    #expect(server.requests.allSatisfy { $0.headers["authorization"] == "Bearer \(Self.token)" })
+  }
+
+  @Test func responsesArriveGzippedAndAreDecoded() async throws {
+    try await sync()
+    #expect(server.gzippedResponses == server.requests.count)
+    #expect(try document("entries/post/night-market/en-US.json")["fields"]?["title"] == "A night market guide")
+  }
+
+  @Test func deltaAppliesUpdatesAdditionsAndDeletions() async throws {
+    try await sync()
+    let delta = try await sync()
+    #expect(!delta.initial && delta.upserted == 5 && delta.deleted == 2)
+    // An unpublished entry and a deleted asset lose every locale file and their directories.
+    #expect(!exists("entries/post/old-news"))
+    #expect(!exists("assets/coast-hero"))
+    #expect(!exists(".mirror/items/entries/old-news.json"))
+    // A value added in a non-default locale, and its fallback child following it.
+    #expect(try document("entries/category/hiking/fr-FR.json")["fields"]?["title"] == "Randonnée")
+    #expect(try document("entries/post/night-market/de-AT.json")["fields"]?["summary"] == "Was man nach Einbruch der Dunkelheit isst.")
+    // A new entry linking to an existing one shows in the reverse index.
+    let shard = IndexStore.shardName(IndexStore.shard(of: ItemKey(.entry, "alps-traverse")))
+    let referrers = try document("index/links/\(shard).json")["Entry:alps-traverse"]?["linkedFrom"]
+    #expect(referrers?.arrayValue?.contains("Entry:summer-huts") == true)
+    // A link to the deleted asset is now dangling.
+    let assetShard = IndexStore.shardName(IndexStore.shard(of: ItemKey(.asset, "coast-hero")))
+    #expect(try document("index/links/\(assetShard).json")["Asset:coast-hero"]?["dangling"] == true)
+    let third = try await sync()
+    #expect(third.upserted == 0 && third.deleted == 0 && third.documentsWritten == 0)
+  }
+
+  @Test func syncOverHTTPWritesTheSameTreeAsTheRecordedSource() async throws {
+    try await sync()
+    try await sync()
+    let viaRecording = try TemporaryDirectory("via-recording")
+    let offline = MirrorSync(directory: viaRecording.path)
+    let options = SyncOptions(space: "mirrorsample01", host: server.baseURL)
+    _ = try await offline.run(options, source: RecordedSpace(directory: recording.path))
+    _ = try await offline.run(options, source: RecordedSpace(directory: recording.path))
+    #expect(DirectoryTree.mirror(at: mirror.path).differences(from: .mirror(at: viaRecording.path)) == [])
+  }
+
+  @Test func anInterruptedInitialSyncResumesFromItsLastCommittedPage() async throws {
+    server.inject { request, _ in
+      request.query["sync_token"] == "initial-p3" ? .drop : nil
+    }
+    await #expect(throws: SyncError.self) {
+      try await sync(SyncOptions(pagesPerCheckpoint: 1))
+    }
+    #expect(!exists("manifest.json"))
+    #expect(exists(".mirror/checkpoint.json"))
+    server.inject(nil)
+    let before = server.requests.count
+    let resumed = try await sync(SyncOptions(pagesPerCheckpoint: 1))
+    let after = server.requests.dropFirst(before).filter { $0.path.hasSuffix("/sync") }
+    #expect(after.map(\.query) == [["sync_token": "initial-p3"]])
+    #expect(resumed.initial && resumed.pages == 3)
+    #expect(!exists(".mirror/checkpoint.json"))
+    let clean = try TemporaryDirectory("clean")
+    _ = try await MirrorSync(directory: clean.path).run(
+      SyncOptions(space: "mirrorsample01", host: server.baseURL), source: RecordedSpace(directory: recording.path))
+    #expect(DirectoryTree.mirror(at: mirror.path).differences(from: .mirror(at: clean.path)) == [])
+  }
+
+  @Test func rateLimitedRequestsWaitForTheResetAndSucceed() async throws {
+    server.inject { request, number in
+      number < 2 ? .json(429, [], headers: ["X-Contentful-RateLimit-Reset": "0"]) : nil
+    }
+    try await sync()
+    #expect(exists("manifest.json"))
+  }
+
+  @Test func aRateLimitResetBeyondTheCapFailsWithAClearMessage() async throws {
+    server.inject { _, _ in .json(429, [], headers: ["X-Contentful-RateLimit-Reset": "3600"]) }
+    await #expect {
+      try await sync()
+    } throws: { error in
+      guard let error = error as? SyncError else { return false }
+      return error.code == .rateLimited && error.message.contains("3600")
+    }
+  }
+
+  @Test func serverErrorsAreRetriedThenSucceed() async throws {
+    server.inject { request, number in
+      number % 2 == 0 && request.path.hasSuffix("/sync") ? .json(503, []) : nil
+    }
+    let summary = try await sync()
+    #expect(summary.pages == 3)
+  }
+
+  @Test func persistentServerErrorsFailAfterBoundedRetriesLeavingTheMirrorIntact() async throws {
+    try await sync()
+    let before = DirectoryTree.mirror(at: mirror.path)
+    server.inject { request, _ in request.path.hasSuffix("/sync") ? .json(500, []) : nil }
+    let start = server.requests.count
+    await #expect {
+      try await sync()
+    } throws: { error in
+      (error as? SyncError)?.code == .unavailable
+    }
+    #expect(server.requests.count - start == 2 + Self.fastRetries.maximumAttempts)
+    #expect(DirectoryTree.mirror(at: mirror.path) == before)
+  }
+
+  @Test func aRejectedSyncTokenTellsTheUserToRunFullAndFullRecovers() async throws {
+    try await sync()
+    try await sync()  // now at delta-2, which includes summer-huts and lacks old-news
+    try FileManager.default.removeItem(atPath: recording.appending("sync/delta-2.json"))
+    await #expect {
+      try await sync()
+    } throws: { error in
+      guard let error = error as? SyncError else { return false }
+      return error.code == .tokenRejected && error.message.contains("sync --full")
+    }
+    let full = try await sync(SyncOptions(full: true))
+    #expect(full.initial && full.staleRemoved == 1)
+    #expect(!exists("entries/post/summer-huts"))
+    #expect(exists("entries/post/old-news/en-US.json"))
+    let clean = try TemporaryDirectory("clean")
+    _ = try await MirrorSync(directory: clean.path).run(
+      SyncOptions(space: "mirrorsample01", host: server.baseURL), source: RecordedSpace(directory: recording.path))
+    #expect(DirectoryTree.mirror(at: mirror.path).differences(from: .mirror(at: clean.path)) == [])
+  }
+
+  @Test func aSecondSyncOnTheSameMirrorIsRefusedWhileOneRuns() async throws {
+    server.inject { request, _ in
+      if request.path.hasSuffix("/locales") { Thread.sleep(forTimeInterval: 1.5) }
+      return nil
+    }
+    async let first = sync()
+    try await Task.sleep(for: .milliseconds(500))
+    await #expect {
+      try await sync()
+    } throws: { error in
+      guard let error = error as? MirrorError else { return false }
+      return error.code == .locked && error.message.contains("another contentful-mirror process")
+    }
+    let summary = try await first
+    #expect(summary.pages == 3)
+  }
+
+  @Test func theAccessTokenIsNeverWrittenToTheMirror() async throws {
+    try await sync()
+    try await sync()
+    for (path, bytes) in DirectoryTree(root: mirror.path).files {
+      #expect(!String(decoding: bytes, as: UTF8.self).contains(Self.token), "token found in \(path)")
+    }
+  }
+
+  @Test func anUnknownTokenIsRefusedWithAdviceAndWithoutEchoingIt() async throws {
+    let wrong = CDAClient(
+      configuration: .init(host: server.baseURL, space: "mirrorsample01", environment: "master"),
+      accessToken: "wrong-token-value", retryPolicy: Self.fastRetries)
+    await #expect {
+      try await MirrorSync(directory: mirror.path).run(SyncOptions(space: "mirrorsample01", host: server.baseURL), source: wrong)
+    } throws: { error in
+      guard let error = error as? SyncError else { return false }
+      return error.code == .unauthorized && error.message.contains("CONTENTFUL_ACCESS_TOKEN")
+        && !error.message.contains("wrong-token-value")
+    }
+  }
+
+  @Test func theLocaleOptionLimitsTheMirrorAndAllLocalesRestoresItOffline() async throws {
+    try await sync(SyncOptions(locales: ["de-AT"]))
+    #expect(exists("entries/post/alps-traverse/de-AT.json"))
+    #expect(!exists("entries/post/alps-traverse/en-US.json"))
+    let widened = try await sync(SyncOptions(allLocales: true))
+    #expect(widened.rerendered == 20)
+    #expect(try document("entries/post/alps-traverse/fr-FR.json")["sys"]?["locale"] == "fr-FR")
+    let narrowed = try await sync(SyncOptions(locales: ["en-US"]))
+    #expect(narrowed.rerendered == 19)  // 20 initial + 1 created - 2 deleted by the delta
+    #expect(!exists("entries/post/alps-traverse/de-AT.json"))
+  }
+
+  @Test func aChangedFallbackReRendersAffectedDocumentsWithoutResendingItems() async throws {
+    try await sync()
+    #expect(try document("entries/post/coastal-path/fr-FR.json")["fields"]?["title"] == nil)
+    // The space gives fr-FR a fallback to en-US; the sync API resends nothing for that.
+    let localesPath = recording.appending("locales.json")
+    var locales = try #require(try JSONReader().read(Array(try Data(contentsOf: URL(fileURLWithPath: localesPath)))).objectValue)
+    var items = try #require(locales["items"]?.arrayValue)
+    let french = try #require(items.firstIndex { $0["code"] == "fr-FR" })
+    var frenchLocale = try #require(items[french].objectValue)
+    frenchLocale["fallbackCode"] = "en-US"
+    items[french] = .object(frenchLocale)
+    locales["items"] = .array(items)
+    try Data(CanonicalJSON.encode(.object(locales))).write(to: URL(fileURLWithPath: localesPath))
+    let summary = try await sync()
+    #expect(summary.rerendered == 20)
+    #expect(try document("entries/post/coastal-path/fr-FR.json")["fields"]?["title"] == "Walking the coastal path")
+  }
+
+  @Test func hostileIdsFailTheSyncNamingTheItemAndWriteNothingOutsideTheMirror() async throws {
+    try await sync()
+    let before = DirectoryTree.mirror(at: mirror.path)
+    let outside = try TemporaryDirectory("outside")
+    let evil = "../../../../\(outside.path.split(separator: "/").last ?? "x")/pwned"
+    let page = """
+      {"sys": {"type": "Array"}, "items": [
+        {"sys": {"type": "Entry", "id": "fine", "contentType": {"sys": {"id": "post"}}}, "fields": {}},
+        {"sys": {"type": "Entry", "id": "\(evil)", "contentType": {"sys": {"id": "post"}}}, "fields": {}}],
+       "nextSyncUrl": "https://cdn.contentful.com/spaces/mirrorsample01/sync?sync_token=delta-2"}
+      """
+    try page.write(toFile: recording.appending("sync/delta-1.json"), atomically: true, encoding: .utf8)
+    await #expect {
+      try await sync()
+    } throws: { error in
+      guard let error = error as? SyncError else { return false }
+      return error.code == .invalidIdentifier && error.message.contains("pwned")
+    }
+    #expect(DirectoryTree.mirror(at: mirror.path) == before)
+    #expect(DirectoryTree(root: outside.path).files.isEmpty)
+  }
+
+  @Test func aSymlinkPlantedInTheMirrorIsNotFollowed() async throws {
+    try await sync()
+    let elsewhere = try TemporaryDirectory("elsewhere")
+    try FileManager.default.moveItem(atPath: mirror.appending("entries/post"), toPath: mirror.appending("post-moved"))
+    try FileManager.default.createSymbolicLink(atPath: mirror.appending("entries/post"), withDestinationPath: elsewhere.path)
+    await #expect {
+      try await sync()
+    } throws: { error in
+      (error as? MirrorError)?.code == .unsafePath
+    }
+    #expect(DirectoryTree(root: elsewhere.path).files.isEmpty)
+  }
+
+  @Test func aDamagedManifestGivesRecoveryAdviceAndFullRebuilds() async throws {
+    try await sync()
+    try "{ not json".write(toFile: mirror.appending("manifest.json"), atomically: true, encoding: .utf8)
+    await #expect {
+      try await sync()
+    } throws: { error in
+      guard let error = error as? MirrorError else { return false }
+      return error.code == .corrupt && error.message.contains("sync --full")
+    }
+    let rebuilt = try await sync(SyncOptions(full: true))
+    #expect(rebuilt.initial && rebuilt.upserted == 20)
+    #expect(try document("manifest.json")["syncToken"] == "delta-1")
+  }
+}
