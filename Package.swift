@@ -45,6 +45,7 @@ let package = Package(
     .testTarget(
       name: "MirrorCLITests",
       dependencies: ["MirrorCLI", "ContentfulMirror", "MirrorTestSupport", "contentful-mirror"],
+      exclude: ["Fixtures"],
       swiftSettings: strictSettings
     ),
   ]

@@ -9,7 +9,9 @@ public struct Console: Sendable {
   public var output: @Sendable (String) -> Void
   public var error: @Sendable (String) -> Void
 
-  public init(output: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void) {
+  public init(
+    output: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void
+  ) {
     self.output = output
     self.error = error
   }

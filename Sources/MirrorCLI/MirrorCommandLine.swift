@@ -22,7 +22,8 @@ public struct MirrorCommandLine: Sendable {
       try await dispatch(arguments)
       return ExitCode.success.rawValue
     } catch let error as UsageError {
-      console.error("contentful-mirror: \(error.message)\nRun `contentful-mirror --help` for usage.\n")
+      console.error(
+        "contentful-mirror: \(error.message)\nRun `contentful-mirror --help` for usage.\n")
       return ExitCode.usage.rawValue
     } catch {
       console.error("contentful-mirror: error: \(error)\n")
@@ -42,7 +43,8 @@ public struct MirrorCommandLine: Sendable {
       case "status": console.output(HelpText.status)
       default: console.output(HelpText.main)
       }
-    case "--version", "version": console.output("contentful-mirror \(ContentfulMirrorVersion.current)\n")
+    case "--version", "version":
+      console.output("contentful-mirror \(ContentfulMirrorVersion.current)\n")
     default: throw UsageError("unknown command \(command)")
     }
   }

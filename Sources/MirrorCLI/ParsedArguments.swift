@@ -9,7 +9,8 @@ struct ParsedArguments {
   /// Parses `arguments` against the options a command knows.
   ///
   /// - Throws: ``UsageError`` for an unknown option or a missing value.
-  init(_ arguments: [String], valued: Set<String>, flags knownFlags: Set<String>) throws(UsageError) {
+  init(_ arguments: [String], valued: Set<String>, flags knownFlags: Set<String>) throws(UsageError)
+  {
     var index = 0
     var onlyPositionals = false
     while index < arguments.count {

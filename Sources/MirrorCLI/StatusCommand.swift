@@ -31,7 +31,9 @@ struct StatusCommand {
       lines.append("  \(type): \(count)")
     }
     lines.append("assets:        \(status.assetCount) per locale")
-    lines.append("documents:     \((status.entryCounts.values.reduce(0, +) + status.assetCount) * manifest.mirroredLocales.count) (\(manifest.mirroredLocales.count) locales)")
+    lines.append(
+      "documents:     \((status.entryCounts.values.reduce(0, +) + status.assetCount) * manifest.mirroredLocales.count) (\(manifest.mirroredLocales.count) locales)"
+    )
     lines.append("dangling link targets: \(status.danglingTargets)")
     console.output(lines.joined(separator: "\n") + "\n")
   }

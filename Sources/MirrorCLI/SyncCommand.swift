@@ -11,7 +11,9 @@ struct SyncCommand {
   func run(_ arguments: [String]) async throws {
     let parsed = try ParsedArguments(
       arguments,
-      valued: ["--space", "--environment", "--host", "--source", "--locale", "--token-file", "--token"],
+      valued: [
+        "--space", "--environment", "--host", "--source", "--locale", "--token-file", "--token",
+      ],
       flags: ["--full", "--all-locales", "--quiet", "--help", "-h"])
     if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
       return console.output(HelpText.sync)
@@ -44,7 +46,8 @@ struct SyncCommand {
       } else {
         let token = try accessToken(parsed)
         source = CDAClient(
-          configuration: .init(host: target.host, space: target.space, environment: target.environment),
+          configuration: .init(
+            host: target.host, space: target.space, environment: target.environment),
           accessToken: token)
       }
     }
@@ -54,12 +57,16 @@ struct SyncCommand {
     let summary = try await sync.run(options, source: source) { event in
       guard !quiet else { return }
       switch event {
-      case .resumed(let pages): console.error("resuming an interrupted sync after \(pages) committed pages\n")
+      case .resumed(let pages):
+        console.error("resuming an interrupted sync after \(pages) committed pages\n")
       case .rerendered(let items):
-        console.error("locales or content types changed: re-rendered \(items) items from the stored snapshots\n")
+        console.error(
+          "locales or content types changed: re-rendered \(items) items from the stored snapshots\n"
+        )
       case .pageApplied(let page, let items, let total):
         console.error("page \(page): \(items) items (\(total) so far)\n")
-      case .removedStale(let items): console.error("removed \(items) items no longer in the space\n")
+      case .removedStale(let items):
+        console.error("removed \(items) items no longer in the space\n")
       }
     }
     console.output(

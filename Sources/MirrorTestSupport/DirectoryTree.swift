@@ -11,7 +11,8 @@ public struct DirectoryTree: Equatable, Sendable {
     while let relative = enumerator?.nextObject() as? String {
       var isDirectory: ObjCBool = false
       let full = root + "/" + relative
-      guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue,
+      guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory),
+        !isDirectory.boolValue,
         !excluding(relative), let data = FileManager.default.contents(atPath: full)
       else { continue }
       files[relative] = [UInt8](data)
@@ -31,7 +32,7 @@ public struct DirectoryTree: Equatable, Sendable {
       let path = root + "/" + relative
       try FileManager.default.createDirectory(
         atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-      FileManager.default.createFile(atPath: path, contents: Data(bytes))
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
   }
 

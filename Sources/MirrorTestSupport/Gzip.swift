@@ -17,8 +17,12 @@ public enum Gzip {
     } while offset < data.count
     let crc = crc32(data)
     let size = UInt32(truncatingIfNeeded: data.count)
-    for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8((crc >> UInt32(shift)) & 0xFF)) }
-    for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8((size >> UInt32(shift)) & 0xFF)) }
+    for shift in stride(from: 0, to: 32, by: 8) {
+      output.append(UInt8((crc >> UInt32(shift)) & 0xFF))
+    }
+    for shift in stride(from: 0, to: 32, by: 8) {
+      output.append(UInt8((size >> UInt32(shift)) & 0xFF))
+    }
     return output
   }
 

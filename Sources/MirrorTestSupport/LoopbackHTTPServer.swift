@@ -37,7 +37,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     case drop
 
     /// A JSON reply.
-    public static func json(_ status: Int, _ body: [UInt8], headers: [String: String] = [:]) -> Response {
+    public static func json(_ status: Int, _ body: [UInt8], headers: [String: String] = [:])
+      -> Response
+    {
       var all = headers
       all["Content-Type"] = "application/vnd.contentful.delivery.v1+json"
       return .reply(status: status, headers: all, body: body)
@@ -140,12 +142,16 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
       return
     case .reply(let status, let headers, let body):
       var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
-      for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
+      for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+        head += "\(name): \(value)\r\n"
+      }
       head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
       let bytes = Array(head.utf8) + body
       var offset = 0
       while offset < bytes.count {
-        let written = bytes.withUnsafeBytes { write(connection, $0.baseAddress! + offset, bytes.count - offset) }
+        let written = bytes.withUnsafeBytes {
+          write(connection, $0.baseAddress.map { $0 + offset }, bytes.count - offset)
+        }
         if written <= 0 { return }
         offset += written
       }
@@ -160,7 +166,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     var headers: [String: String] = [:]
     for line in lines.dropFirst() {
       guard let colon = line.firstIndex(of: ":") else { continue }
-      headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+      headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+        in: .whitespaces)
     }
     return Request(method: String(parts[0]), target: String(parts[1]), headers: headers)
   }
@@ -183,7 +190,9 @@ extension [UInt8] {
   fileprivate var containsHeaderEnd: Bool {
     guard count >= 4 else { return false }
     for index in 0...(count - 4)
-    where self[index] == 13 && self[index + 1] == 10 && self[index + 2] == 13 && self[index + 3] == 10 {
+    where self[index] == 13 && self[index + 1] == 10 && self[index + 2] == 13
+      && self[index + 3] == 10
+    {
       return true
     }
     return false

@@ -4,7 +4,8 @@ import Foundation
 /// URL scheme, bearer-token check, gzip, and scriptable faults.
 public final class RecordedSpaceServer: @unchecked Sendable {
   /// A fault hook: given the request and its 0-based sequence number, an answer to send instead.
-  public typealias Fault = @Sendable (LoopbackHTTPServer.Request, Int) -> LoopbackHTTPServer.Response?
+  public typealias Fault =
+    @Sendable (LoopbackHTTPServer.Request, Int) -> LoopbackHTTPServer.Response?
 
   public let directory: String
   public let accessToken: String
@@ -55,7 +56,8 @@ public final class RecordedSpaceServer: @unchecked Sendable {
     lock.unlock()
     if let injected = fault?(request, number) { return injected }
     guard request.headers["authorization"] == "Bearer \(accessToken)" else {
-      return Self.error(401, "AccessTokenInvalid", "The access token you sent could not be found or is invalid.")
+      return Self.error(
+        401, "AccessTokenInvalid", "The access token you sent could not be found or is invalid.")
     }
     let parts = request.path.split(separator: "/").map(String.init)
     guard parts.count == 5, parts[0] == "spaces", parts[2] == "environments" else {
@@ -69,7 +71,8 @@ public final class RecordedSpaceServer: @unchecked Sendable {
     case "sync":
       if let token = query["sync_token"] {
         guard query.count == 1 else {
-          return Self.error(400, "BadRequest", "sync_token cannot be combined with other parameters")
+          return Self.error(
+            400, "BadRequest", "sync_token cannot be combined with other parameters")
         }
         file = "sync/\(token).json"
       } else if query["initial"] == "true" {
@@ -80,7 +83,9 @@ public final class RecordedSpaceServer: @unchecked Sendable {
     default:
       return Self.error(404, "NotFound", "The resource could not be found.")
     }
-    guard !file.contains(".."), let data = FileManager.default.contents(atPath: directory + "/" + file) else {
+    guard !file.contains(".."),
+      let data = FileManager.default.contents(atPath: directory + "/" + file)
+    else {
       if parts[4] == "sync" { return Self.error(400, "BadRequest", "The sync token is invalid.") }
       return Self.error(404, "NotFound", "The resource could not be found.")
     }
@@ -97,8 +102,11 @@ public final class RecordedSpaceServer: @unchecked Sendable {
   }
 
   /// A CDA-shaped error response.
-  public static func error(_ status: Int, _ id: String, _ message: String) -> LoopbackHTTPServer.Response {
-    let body = "{\"sys\":{\"type\":\"Error\",\"id\":\"\(id)\"},\"message\":\"\(message)\",\"requestId\":\"test\"}"
+  public static func error(_ status: Int, _ id: String, _ message: String)
+    -> LoopbackHTTPServer.Response
+  {
+    let body =
+      "{\"sys\":{\"type\":\"Error\",\"id\":\"\(id)\"},\"message\":\"\(message)\",\"requestId\":\"test\"}"
     return .json(status, Array(body.utf8))
   }
 }

@@ -14,7 +14,9 @@ public enum RepositoryPaths {
 
   /// `../shared` beside the repository, if this checkout has one.
   public static var shared: String? {
-    let path = URL(fileURLWithPath: root).deletingLastPathComponent().appendingPathComponent("shared").path
+    let path = URL(fileURLWithPath: root).deletingLastPathComponent().appendingPathComponent(
+      "shared"
+    ).path
     return FileManager.default.fileExists(atPath: path) ? path : nil
   }
 

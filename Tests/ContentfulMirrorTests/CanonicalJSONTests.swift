@@ -27,7 +27,8 @@ import Testing
   }
 
   @Test func numbersAreWrittenAsTheyWereRead() throws {
-    #expect(try canonical("[1.50, -0, 1e400, 0.1E-3]") == "[\n  1.50,\n  -0,\n  1e400,\n  0.1E-3\n]\n")
+    #expect(
+      try canonical("[1.50, -0, 1e400, 0.1E-3]") == "[\n  1.50,\n  -0,\n  1e400,\n  0.1E-3\n]\n")
   }
 
   @Test func stringsEscapeOnlyWhatJSONRequires() throws {

@@ -47,7 +47,8 @@ import Testing
   }
 
   @Test func nullAndEmptyStringAreValuesNotGaps() throws {
-    let item = try entry(#"{"title": {"en-US": "Hello", "de-DE": null}, "summary": {"en-US": "S", "de-DE": ""}}"#)
+    let item = try entry(
+      #"{"title": {"en-US": "Hello", "de-DE": null}, "summary": {"en-US": "S", "de-DE": ""}}"#)
     #expect(render(item, "de-AT")["fields"]?["title"] == .null)
     #expect(render(item, "de-AT")["fields"]?["summary"] == "")
   }
@@ -73,7 +74,8 @@ import Testing
   }
 
   @Test func assetFieldsAreAllLocalized() throws {
-    let text = #"{"sys": {"id": "a1", "type": "Asset"}, "fields": {"title": {"en-US": "T", "fr-FR": "F"}}}"#
+    let text =
+      #"{"sys": {"id": "a1", "type": "Asset"}, "fields": {"title": {"en-US": "T", "fr-FR": "F"}}}"#
     let asset = try SyncedItem(raw: #require(try JSONReader().read(text).objectValue), kind: .asset)
     #expect(render(asset, "fr-FR")["fields"]?["title"] == "F")
     #expect(render(asset, "de-AT")["fields"]?["title"] == "T")
@@ -87,7 +89,8 @@ import Testing
   @Test func fallbackCyclesTerminate() {
     let cyclic = SpaceModel(
       locales: [
-        SpaceLocale(code: "a", isDefault: true, fallbackCode: "b"), SpaceLocale(code: "b", fallbackCode: "a"),
+        SpaceLocale(code: "a", isDefault: true, fallbackCode: "b"),
+        SpaceLocale(code: "b", fallbackCode: "a"),
       ], contentTypes: [])
     #expect(cyclic.chain(for: "a").codes == ["a", "b"])
   }

@@ -3,13 +3,16 @@ import Testing
 @testable import ContentfulMirror
 
 @Suite struct IdentifierTests {
-  @Test(arguments: ["a", "5KsDBWseXY6QegucYAoacS", "my-post_2.v1", String(repeating: "x", count: 64), "..."])
+  @Test(arguments: [
+    "a", "5KsDBWseXY6QegucYAoacS", "my-post_2.v1", String(repeating: "x", count: 64), "...",
+  ])
   func validIdsAreAccepted(_ id: String) {
     #expect(Identifier.isValid(id))
   }
 
   @Test(arguments: [
-    "", ".", "..", "a/b", "../etc", "/etc", "a\u{0}b", String(repeating: "x", count: 65), "ünï", "a b",
+    "", ".", "..", "a/b", "../etc", "/etc", "a\u{0}b", String(repeating: "x", count: 65), "ünï",
+    "a b",
     "a:b", "a\\b", "CON:",
   ])
   func invalidIdsAreRejected(_ id: String) {

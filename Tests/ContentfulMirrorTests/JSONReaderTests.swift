@@ -29,13 +29,14 @@ import Testing
     #expect(throws: JSONError.self) { try reader.read(text) }
   }
 
-  @Test(arguments: [
-    [0x22, 0xC3, 0x28, 0x22],  // invalid continuation
-    [0x22, 0xED, 0xA0, 0x80, 0x22],  // UTF-8 encoded surrogate
-    [0x22, 0xC0, 0xAF, 0x22],  // overlong slash
-    [0x22, 0xF8, 0x88, 0x80, 0x80, 0x80, 0x22],  // 5-byte form
-    [0x22, 0xE2, 0x82, 0x22],  // truncated sequence
-  ] as [[UInt8]])
+  @Test(
+    arguments: [
+      [0x22, 0xC3, 0x28, 0x22],  // invalid continuation
+      [0x22, 0xED, 0xA0, 0x80, 0x22],  // UTF-8 encoded surrogate
+      [0x22, 0xC0, 0xAF, 0x22],  // overlong slash
+      [0x22, 0xF8, 0x88, 0x80, 0x80, 0x80, 0x22],  // 5-byte form
+      [0x22, 0xE2, 0x82, 0x22],  // truncated sequence
+    ] as [[UInt8]])
   func invalidUTF8IsRejected(_ bytes: [UInt8]) {
     #expect(throws: JSONError.self) { try reader.read(bytes) }
   }
@@ -68,11 +69,14 @@ import Testing
 
   @Test func nestingWithinTheLimitIsAccepted() throws {
     let depth = 200
-    let text = String(repeating: "{\"a\":", count: depth) + "1" + String(repeating: "}", count: depth)
+    let text =
+      String(repeating: "{\"a\":", count: depth) + "1" + String(repeating: "}", count: depth)
     _ = try reader.read(text)
   }
 
-  @Test(arguments: ["", " ", "{", "[1,]", "{\"a\" 1}", "{\"a\":1,}", "tru", "nul", "[1] x", "{1: 2}", "'a'"])
+  @Test(arguments: [
+    "", " ", "{", "[1,]", "{\"a\" 1}", "{\"a\":1,}", "tru", "nul", "[1] x", "{1: 2}", "'a'",
+  ])
   func malformedDocumentsAreRejected(_ text: String) {
     #expect(throws: JSONError.self) { try reader.read(text) }
   }
@@ -86,7 +90,8 @@ import Testing
   }
 
   @Test func membersAreSortedByCodePoint() throws {
-    let object = try #require(try reader.read("{\"b\": 1, \"B\": 2, \"\u{E000}\": 3, \"😀\": 4, \"a\": 5}").objectValue)
+    let object = try #require(
+      try reader.read("{\"b\": 1, \"B\": 2, \"\u{E000}\": 3, \"😀\": 4, \"a\": 5}").objectValue)
     // Code point order puts U+E000 before U+1F600; UTF-16 order would not.
     #expect(object.keys == ["B", "a", "b", "\u{E000}", "😀"])
   }

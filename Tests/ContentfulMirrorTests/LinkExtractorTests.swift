@@ -18,8 +18,12 @@ import Testing
 
   @Test func singleAndArrayLinkFieldsInEveryLocaleAreFound() throws {
     let source = try item(
-      #"{"author": {"en-US": \#(link("Entry", "a1"))}, "# + #""gallery": {"en-US": [\#(link("Asset", "i1"))], "de-DE": [\#(link("Asset", "i2"))]}}"#)
-    #expect(LinkExtractor.targets(of: source) == [ItemKey(.asset, "i1"), ItemKey(.asset, "i2"), ItemKey(.entry, "a1")])
+      #"{"author": {"en-US": \#(link("Entry", "a1"))}, "#
+        + #""gallery": {"en-US": [\#(link("Asset", "i1"))], "de-DE": [\#(link("Asset", "i2"))]}}"#)
+    #expect(
+      LinkExtractor.targets(of: source) == [
+        ItemKey(.asset, "i1"), ItemKey(.asset, "i2"), ItemKey(.entry, "a1"),
+      ])
   }
 
   @Test func richTextEmbedsAndHyperlinksAreFound() throws {
@@ -41,12 +45,17 @@ import Testing
   }
 
   @Test func anEntryAndAnAssetWithTheSameIdAreDistinctTargets() throws {
-    let source = try item(#"{"x": {"en-US": [\#(link("Entry", "same")), \#(link("Asset", "same")), \#(link("Entry", "same"))]}}"#)
-    #expect(LinkExtractor.targets(of: source) == [ItemKey(.asset, "same"), ItemKey(.entry, "same")])
+    let source = try item(
+      #"{"x": {"en-US": [\#(link("Entry", "same")), \#(link("Asset", "same")), \#(link("Entry", "same"))]}}"#
+    )
+    #expect(
+      LinkExtractor.targets(of: source) == [ItemKey(.asset, "same"), ItemKey(.entry, "same")])
   }
 
   @Test func linksToTagsSpacesAndContentTypesAreNotItemLinks() throws {
-    let source = try item(#"{"x": {"en-US": [\#(link("Tag", "t")), \#(link("Space", "s")), \#(link("ContentType", "c"))]}}"#)
+    let source = try item(
+      #"{"x": {"en-US": [\#(link("Tag", "t")), \#(link("Space", "s")), \#(link("ContentType", "c"))]}}"#
+    )
     #expect(LinkExtractor.targets(of: source).isEmpty)
   }
 }

@@ -30,15 +30,19 @@ import Testing
   }
 
   @discardableResult
-  func sync(_ options: SyncOptions = SyncOptions(), retries: RetryPolicy = fastRetries) async throws -> SyncSummary {
+  func sync(_ options: SyncOptions = SyncOptions(), retries: RetryPolicy = fastRetries) async throws
+    -> SyncSummary
+  {
     var options = options
     if options.space == nil { options.space = "mirrorsample01" }
     options.host = server.baseURL
-    return try await MirrorSync(directory: mirror.path).run(options, source: client(retries: retries))
+    return try await MirrorSync(directory: mirror.path).run(
+      options, source: client(retries: retries))
   }
 
   func document(_ relative: String) throws -> JSONValue {
-    try JSONReader().read(Array(try Data(contentsOf: URL(fileURLWithPath: mirror.appending(relative)))))
+    try JSONReader().read(
+      Array(try Data(contentsOf: URL(fileURLWithPath: mirror.appending(relative)))))
   }
 
   func exists(_ relative: String) -> Bool {
@@ -53,14 +57,19 @@ import Testing
     #expect(exists("entries/post/old-news/fr-FR.json"))
     #expect(exists("assets/coast-hero/de-AT.json"))
     let syncRequests = server.requests.filter { $0.path.hasSuffix("/sync") }
-    #expect(syncRequests.map(\.query) == [["initial": "true"], ["sync_token": "initial-p2"], ["sync_token": "initial-p3"]])
+    #expect(
+      syncRequests.map(\.query) == [
+        ["initial": "true"], ["sync_token": "initial-p2"], ["sync_token": "initial-p3"],
+      ])
     #expect(server.requests.allSatisfy { $0.headers["authorization"] == "Bearer \(Self.token)" })
   }
 
   @Test func responsesArriveGzippedAndAreDecoded() async throws {
     try await sync()
     #expect(server.gzippedResponses == server.requests.count)
-    #expect(try document("entries/post/night-market/en-US.json")["fields"]?["title"] == "A night market guide")
+    #expect(
+      try document("entries/post/night-market/en-US.json")["fields"]?["title"]
+        == "A night market guide")
   }
 
   @Test func deltaAppliesUpdatesAdditionsAndDeletions() async throws {
@@ -73,7 +82,9 @@ import Testing
     #expect(!exists(".mirror/items/entries/old-news.json"))
     // A value added in a non-default locale, and its fallback child following it.
     #expect(try document("entries/category/hiking/fr-FR.json")["fields"]?["title"] == "Randonnée")
-    #expect(try document("entries/post/night-market/de-AT.json")["fields"]?["summary"] == "Was man nach Einbruch der Dunkelheit isst.")
+    #expect(
+      try document("entries/post/night-market/de-AT.json")["fields"]?["summary"]
+        == "Was man nach Einbruch der Dunkelheit isst.")
     // A new entry linking to an existing one shows in the reverse index.
     let shard = IndexStore.shardName(IndexStore.shard(of: ItemKey(.entry, "alps-traverse")))
     let referrers = try document("index/links/\(shard).json")["Entry:alps-traverse"]?["linkedFrom"]
@@ -93,7 +104,8 @@ import Testing
     let options = SyncOptions(space: "mirrorsample01", host: server.baseURL)
     _ = try await offline.run(options, source: RecordedSpace(directory: recording.path))
     _ = try await offline.run(options, source: RecordedSpace(directory: recording.path))
-    #expect(DirectoryTree.mirror(at: mirror.path).differences(from: .mirror(at: viaRecording.path)) == [])
+    #expect(
+      DirectoryTree.mirror(at: mirror.path).differences(from: .mirror(at: viaRecording.path)) == [])
   }
 
   @Test func anInterruptedInitialSyncResumesFromItsLastCommittedPage() async throws {
@@ -114,7 +126,8 @@ import Testing
     #expect(!exists(".mirror/checkpoint.json"))
     let clean = try TemporaryDirectory("clean")
     _ = try await MirrorSync(directory: clean.path).run(
-      SyncOptions(space: "mirrorsample01", host: server.baseURL), source: RecordedSpace(directory: recording.path))
+      SyncOptions(space: "mirrorsample01", host: server.baseURL),
+      source: RecordedSpace(directory: recording.path))
     #expect(DirectoryTree.mirror(at: mirror.path).differences(from: .mirror(at: clean.path)) == [])
   }
 
@@ -174,7 +187,8 @@ import Testing
     #expect(exists("entries/post/old-news/en-US.json"))
     let clean = try TemporaryDirectory("clean")
     _ = try await MirrorSync(directory: clean.path).run(
-      SyncOptions(space: "mirrorsample01", host: server.baseURL), source: RecordedSpace(directory: recording.path))
+      SyncOptions(space: "mirrorsample01", host: server.baseURL),
+      source: RecordedSpace(directory: recording.path))
     #expect(DirectoryTree.mirror(at: mirror.path).differences(from: .mirror(at: clean.path)) == [])
   }
 
@@ -199,7 +213,8 @@ import Testing
     try await sync()
     try await sync()
     for (path, bytes) in DirectoryTree(root: mirror.path).files {
-      #expect(!String(decoding: bytes, as: UTF8.self).contains(Self.token), "token found in \(path)")
+      #expect(
+        !String(decoding: bytes, as: UTF8.self).contains(Self.token), "token found in \(path)")
     }
   }
 
@@ -208,7 +223,8 @@ import Testing
       configuration: .init(host: server.baseURL, space: "mirrorsample01", environment: "master"),
       accessToken: "wrong-token-value", retryPolicy: Self.fastRetries)
     await #expect {
-      try await MirrorSync(directory: mirror.path).run(SyncOptions(space: "mirrorsample01", host: server.baseURL), source: wrong)
+      try await MirrorSync(directory: mirror.path).run(
+        SyncOptions(space: "mirrorsample01", host: server.baseURL), source: wrong)
     } throws: { error in
       guard let error = error as? SyncError else { return false }
       return error.code == .unauthorized && error.message.contains("CONTENTFUL_ACCESS_TOKEN")
@@ -233,7 +249,9 @@ import Testing
     #expect(try document("entries/post/coastal-path/fr-FR.json")["fields"]?["title"] == nil)
     // The space gives fr-FR a fallback to en-US; the sync API resends nothing for that.
     let localesPath = recording.appending("locales.json")
-    var locales = try #require(try JSONReader().read(Array(try Data(contentsOf: URL(fileURLWithPath: localesPath)))).objectValue)
+    var locales = try #require(
+      try JSONReader().read(Array(try Data(contentsOf: URL(fileURLWithPath: localesPath))))
+        .objectValue)
     var items = try #require(locales["items"]?.arrayValue)
     let french = try #require(items.firstIndex { $0["code"] == "fr-FR" })
     var frenchLocale = try #require(items[french].objectValue)
@@ -243,7 +261,9 @@ import Testing
     try Data(CanonicalJSON.encode(.object(locales))).write(to: URL(fileURLWithPath: localesPath))
     let summary = try await sync()
     #expect(summary.rerendered == 20)
-    #expect(try document("entries/post/coastal-path/fr-FR.json")["fields"]?["title"] == "Walking the coastal path")
+    #expect(
+      try document("entries/post/coastal-path/fr-FR.json")["fields"]?["title"]
+        == "Walking the coastal path")
   }
 
   @Test func hostileIdsFailTheSyncNamingTheItemAndWriteNothingOutsideTheMirror() async throws {
@@ -257,7 +277,8 @@ import Testing
         {"sys": {"type": "Entry", "id": "\(evil)", "contentType": {"sys": {"id": "post"}}}, "fields": {}}],
        "nextSyncUrl": "https://cdn.contentful.com/spaces/mirrorsample01/sync?sync_token=delta-2"}
       """
-    try page.write(toFile: recording.appending("sync/delta-1.json"), atomically: true, encoding: .utf8)
+    try page.write(
+      toFile: recording.appending("sync/delta-1.json"), atomically: true, encoding: .utf8)
     await #expect {
       try await sync()
     } throws: { error in
@@ -271,8 +292,10 @@ import Testing
   @Test func aSymlinkPlantedInTheMirrorIsNotFollowed() async throws {
     try await sync()
     let elsewhere = try TemporaryDirectory("elsewhere")
-    try FileManager.default.moveItem(atPath: mirror.appending("entries/post"), toPath: mirror.appending("post-moved"))
-    try FileManager.default.createSymbolicLink(atPath: mirror.appending("entries/post"), withDestinationPath: elsewhere.path)
+    try FileManager.default.moveItem(
+      atPath: mirror.appending("entries/post"), toPath: mirror.appending("post-moved"))
+    try FileManager.default.createSymbolicLink(
+      atPath: mirror.appending("entries/post"), withDestinationPath: elsewhere.path)
     await #expect {
       try await sync()
     } throws: { error in
@@ -283,7 +306,8 @@ import Testing
 
   @Test func aDamagedManifestGivesRecoveryAdviceAndFullRebuilds() async throws {
     try await sync()
-    try "{ not json".write(toFile: mirror.appending("manifest.json"), atomically: true, encoding: .utf8)
+    try "{ not json".write(
+      toFile: mirror.appending("manifest.json"), atomically: true, encoding: .utf8)
     await #expect {
       try await sync()
     } throws: { error in

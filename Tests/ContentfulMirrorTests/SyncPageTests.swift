@@ -3,8 +3,13 @@ import Testing
 @testable import ContentfulMirror
 
 @Suite struct SyncPageTests {
-  func page(_ items: String, next: String = #""nextSyncUrl": "https://cdn.contentful.com/spaces/s/environments/master/sync?sync_token=T1""#) throws -> SyncPage {
-    try SyncPage(decoding: Array(#"{"sys": {"type": "Array"}, "items": [\#(items)], \#(next)}"#.utf8))
+  func page(
+    _ items: String,
+    next: String =
+      #""nextSyncUrl": "https://cdn.contentful.com/spaces/s/environments/master/sync?sync_token=T1""#
+  ) throws -> SyncPage {
+    try SyncPage(
+      decoding: Array(#"{"sys": {"type": "Array"}, "items": [\#(items)], \#(next)}"#.utf8))
   }
 
   @Test(arguments: [
@@ -22,12 +27,16 @@ import Testing
   }
 
   @Test func deletionsCarryOnlyTheirKey() throws {
-    let decoded = try page(#"{"sys": {"type": "DeletedEntry", "id": "e1"}}, {"sys": {"type": "DeletedAsset", "id": "e1"}}"#)
+    let decoded = try page(
+      #"{"sys": {"type": "DeletedEntry", "id": "e1"}}, {"sys": {"type": "DeletedAsset", "id": "e1"}}"#
+    )
     #expect(decoded.items.map(\.key) == [ItemKey(.entry, "e1"), ItemKey(.asset, "e1")])
   }
 
   @Test func anEntryWithoutContentTypeRejectsThePage() {
-    #expect(throws: SyncError.self) { try page(#"{"sys": {"type": "Entry", "id": "e1"}, "fields": {}}"#) }
+    #expect(throws: SyncError.self) {
+      try page(#"{"sys": {"type": "Entry", "id": "e1"}, "fields": {}}"#)
+    }
   }
 
   @Test func aDuplicateItemRejectsThePage() {

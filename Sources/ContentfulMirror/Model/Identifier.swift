@@ -54,7 +54,8 @@ public enum Identifier {
   static func quoted(_ text: String) -> String {
     var result = ""
     for scalar in text.unicodeScalars.prefix(80) {
-      result += scalar.isASCII && scalar.value >= 0x20 ? String(scalar) : scalar.escaped(asASCII: true)
+      result +=
+        scalar.isASCII && scalar.value >= 0x20 ? String(scalar) : scalar.escaped(asASCII: true)
     }
     if text.unicodeScalars.count > 80 { result += "…" }
     return "\"\(result)\""

@@ -7,7 +7,8 @@ public struct SpaceModel: Sendable, Hashable {
 
   public init(locales: [SpaceLocale], contentTypes: [ContentTypeSummary]) {
     self.locales = locales
-    self.contentTypes = Dictionary(contentTypes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    self.contentTypes = Dictionary(
+      contentTypes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
   }
 
   /// The default locale's code.

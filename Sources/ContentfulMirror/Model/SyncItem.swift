@@ -36,7 +36,8 @@ public struct SyncedItem: Sendable, Hashable {
     key = ItemKey(kind, id)
     if kind == .entry {
       guard let typeID = sys["contentType"]?["sys"]?["id"]?.stringValue else {
-        throw SyncError(.invalidResponse, "entry \(id) has no sys.contentType; the page was rejected")
+        throw SyncError(
+          .invalidResponse, "entry \(id) has no sys.contentType; the page was rejected")
       }
       try Identifier.validate(typeID, as: .contentTypeID, in: "entry \(id)")
       contentTypeID = typeID

@@ -25,7 +25,8 @@ public struct SyncPage: Sendable {
     do {
       value = try JSONReader().read(bytes)
     } catch {
-      throw SyncError(.invalidResponse, "the sync response is not valid JSON (\(error))", cause: error)
+      throw SyncError(
+        .invalidResponse, "the sync response is not valid JSON (\(error))", cause: error)
     }
     guard let rawItems = value["items"]?.arrayValue else {
       throw SyncError(.invalidResponse, "the sync response has no items array")
@@ -66,7 +67,8 @@ public struct SyncPage: Sendable {
       try Identifier.validate(id, as: kind == .entry ? .entryID : .assetID, in: "a \(type) item")
       return .deletion(ItemKey(kind, id))
     default:
-      throw SyncError(.invalidResponse, "a sync item has the unknown type \(Identifier.quoted(type))")
+      throw SyncError(
+        .invalidResponse, "a sync item has the unknown type \(Identifier.quoted(type))")
     }
   }
 

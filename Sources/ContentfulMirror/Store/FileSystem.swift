@@ -1,9 +1,10 @@
+import CSystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import CSystem
 
 /// The mirror's only door to the file system: POSIX calls on plain paths.
 ///
@@ -27,7 +28,8 @@ struct FileSystem {
       if code == ENOENT { return nil }
       if code == ELOOP {
         throw MirrorError(
-          .unsafePath, "\(path) is a symbolic link; the mirror does not follow links. Remove it", path: path)
+          .unsafePath, "\(path) is a symbolic link; the mirror does not follow links. Remove it",
+          path: path)
       }
       throw Self.error("cannot open", path, code)
     }
@@ -41,9 +43,11 @@ struct FileSystem {
     var capacity = max(Int(info.st_size), 0) + 1
     var filled = 0
     while true {
-      if result.count < capacity { result.append(contentsOf: repeatElement(0, count: capacity - result.count)) }
+      if result.count < capacity {
+        result.append(contentsOf: repeatElement(0, count: capacity - result.count))
+      }
       let count = result.withUnsafeMutableBytes { buffer in
-        read(fd, buffer.baseAddress! + filled, capacity - filled)
+        read(fd, buffer.baseAddress.map { $0 + filled }, capacity - filled)
       }
       if count < 0 {
         if errno == EINTR { continue }
@@ -73,7 +77,7 @@ struct FileSystem {
     var names: [String] = []
     while let entry = readdir(dir) {
       let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
       }
       if name != "." && name != ".." { names.append(name) }
     }
@@ -92,7 +96,7 @@ struct FileSystem {
     var written = 0
     let failure: Int32? = bytes.withUnsafeBytes { buffer in
       while written < buffer.count {
-        let count = write(fd, buffer.baseAddress! + written, buffer.count - written)
+        let count = write(fd, buffer.baseAddress.map { $0 + written }, buffer.count - written)
         if count < 0 {
           if errno == EINTR { continue }
           return errno
@@ -146,7 +150,9 @@ struct FileSystem {
       return
     }
     guard errno == EEXIST else { throw Self.error("cannot create directory", path, errno) }
-    guard try isRealDirectory(path) else { throw Self.error("cannot create directory", path, ENOENT) }
+    guard try isRealDirectory(path) else {
+      throw Self.error("cannot create directory", path, ENOENT)
+    }
   }
 
   /// Whether `path` (below the trusted root) exists as a real directory, every component of it

@@ -161,7 +161,9 @@ final class IndexStore {
     linkShards.removeAll()
   }
 
-  private func itemShard(_ shard: Int, _ fileSystem: FileSystem) throws(MirrorError) -> [ItemKey: ItemRow] {
+  private func itemShard(_ shard: Int, _ fileSystem: FileSystem) throws(MirrorError) -> [ItemKey:
+    ItemRow]
+  {
     if let rows = itemShards[shard] { return rows }
     var rows: [ItemKey: ItemRow] = [:]
     let path = layout.itemShardPath(shard)
@@ -171,27 +173,36 @@ final class IndexStore {
         contentType: member.value["contentType"]?.stringValue,
         revision: member.value["revision"]?.intValue,
         updatedAt: member.value["updatedAt"]?.stringValue,
-        linksTo: (member.value["linksTo"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(ItemKey.init) })
+        linksTo: (member.value["linksTo"]?.arrayValue ?? []).compactMap {
+          $0.stringValue.flatMap(ItemKey.init)
+        })
     }
     itemShards[shard] = rows
     return rows
   }
 
-  private func linkShard(_ shard: Int, _ fileSystem: FileSystem) throws(MirrorError) -> [ItemKey: LinkRow] {
+  private func linkShard(_ shard: Int, _ fileSystem: FileSystem) throws(MirrorError) -> [ItemKey:
+    LinkRow]
+  {
     if let rows = linkShards[shard] { return rows }
     var rows: [ItemKey: LinkRow] = [:]
     let path = layout.linkShardPath(shard)
     for member in try Self.readShard(path, fileSystem) {
       guard let key = ItemKey(member.key) else { throw Self.corrupt(path) }
       rows[key] = LinkRow(
-        linkedFrom: Set((member.value["linkedFrom"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(ItemKey.init) }),
+        linkedFrom: Set(
+          (member.value["linkedFrom"]?.arrayValue ?? []).compactMap {
+            $0.stringValue.flatMap(ItemKey.init)
+          }),
         dangling: member.value["dangling"] == .bool(true))
     }
     linkShards[shard] = rows
     return rows
   }
 
-  private static func readShard(_ path: String, _ fileSystem: FileSystem) throws(MirrorError) -> [JSONObject.Member] {
+  private static func readShard(_ path: String, _ fileSystem: FileSystem) throws(MirrorError)
+    -> [JSONObject.Member]
+  {
     guard let bytes = try fileSystem.readFileIfPresent(path) else { return [] }
     do {
       guard let object = try JSONReader().read(bytes).objectValue else { throw corrupt(path) }
@@ -203,7 +214,8 @@ final class IndexStore {
 
   private static func corrupt(_ path: String) -> MirrorError {
     MirrorError(
-      .corrupt, "the index file \(path) is damaged; run `contentful-mirror sync --full` to rebuild it",
+      .corrupt,
+      "the index file \(path) is damaged; run `contentful-mirror sync --full` to rebuild it",
       path: path)
   }
 

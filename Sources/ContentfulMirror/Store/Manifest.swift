@@ -72,7 +72,8 @@ public struct Manifest: Sendable, Hashable {
     object["index"] = .object(
       JSONObject([
         "shards": .number(String(IndexStore.shardCount)),
-        "shardOf": "FNV-1a 32-bit of the UTF-8 key \"Entry:<id>\" or \"Asset:<id>\", modulo shards, as 3 lowercase hex digits",
+        "shardOf":
+          "FNV-1a 32-bit of the UTF-8 key \"Entry:<id>\" or \"Asset:<id>\", modulo shards, as 3 lowercase hex digits",
         "items": "index/items/<shard>.json",
         "links": "index/links/<shard>.json",
       ]))
@@ -86,13 +87,15 @@ public struct Manifest: Sendable, Hashable {
     func corrupt(_ detail: String) -> MirrorError {
       MirrorError(
         .corrupt,
-        "manifest.json is not usable (\(detail)); run `contentful-mirror sync --full` to rebuild the mirror")
+        "manifest.json is not usable (\(detail)); run `contentful-mirror sync --full` to rebuild the mirror"
+      )
     }
     guard let format = value["format"]?.intValue else { throw corrupt("no format version") }
     guard format == Self.currentFormat else {
       throw corrupt("format \(format), this build reads format \(Self.currentFormat)")
     }
-    guard let space = value["space"]?.stringValue, let environment = value["environment"]?.stringValue,
+    guard let space = value["space"]?.stringValue,
+      let environment = value["environment"]?.stringValue,
       let host = value["host"]?.stringValue, let token = value["syncToken"]?.stringValue,
       let localeValues = value["locales"]?.arrayValue,
       let types = value["contentTypes"]?.objectValue
@@ -154,7 +157,9 @@ public struct Manifest: Sendable, Hashable {
   private static func contentType(
     id: String, from value: JSONValue, corrupt: (String) -> MirrorError
   ) throws(MirrorError) -> ContentTypeSummary {
-    guard let fields = value["fields"]?.arrayValue else { throw corrupt("content type \(id) has no fields") }
+    guard let fields = value["fields"]?.arrayValue else {
+      throw corrupt("content type \(id) has no fields")
+    }
     return ContentTypeSummary(
       id: id, name: value["name"]?.stringValue, displayField: value["displayField"]?.stringValue,
       fields: fields.compactMap { field in

@@ -24,7 +24,9 @@ final class MirrorLock {
       close(fd)
       guard code == EWOULDBLOCK else { throw FileSystem.error("cannot lock", path, code) }
       let holder = String(
-        decoding: buffer.prefix(max(count, 0)).filter { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") },
+        decoding: buffer.prefix(max(count, 0)).filter {
+          $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")
+        },
         as: UTF8.self)
       throw MirrorError(
         .locked,

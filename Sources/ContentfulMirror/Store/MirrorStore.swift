@@ -40,7 +40,9 @@ final class MirrorStore {
     try Self.readManifest(layout: layout, fileSystem: fileSystem)
   }
 
-  static func readManifest(layout: MirrorLayout, fileSystem: FileSystem) throws(MirrorError) -> Manifest? {
+  static func readManifest(layout: MirrorLayout, fileSystem: FileSystem) throws(MirrorError)
+    -> Manifest?
+  {
     guard let bytes = try fileSystem.readFileIfPresent(layout.manifest) else { return nil }
     let value: JSONValue
     do {
@@ -65,12 +67,14 @@ final class MirrorStore {
   // MARK: Applying items
 
   /// Writes `item`'s raw snapshot and one document per locale, and updates its index row.
-  func upsert(_ item: SyncedItem, renderer: DocumentRenderer, locales: [String]) throws(MirrorError) {
+  func upsert(_ item: SyncedItem, renderer: DocumentRenderer, locales: [String]) throws(MirrorError)
+  {
     let old = try index.row(for: item.key, fileSystem: fileSystem)
     if let old, old.contentType != item.contentTypeID {
       try removeDocuments(of: item.key, contentType: old.contentType)
     }
-    try fileSystem.writeAtomically(CanonicalJSON.encode(.object(item.raw)), to: layout.rawItemPath(for: item.key))
+    try fileSystem.writeAtomically(
+      CanonicalJSON.encode(.object(item.raw)), to: layout.rawItemPath(for: item.key))
     try writeDocuments(of: item, renderer: renderer, locales: locales)
     let row = IndexStore.ItemRow(
       contentType: item.contentTypeID, revision: item.revision, updatedAt: item.updatedAt,
@@ -93,7 +97,9 @@ final class MirrorStore {
     try index.remove(key, fileSystem: fileSystem)
   }
 
-  private func writeDocuments(of item: SyncedItem, renderer: DocumentRenderer, locales: [String]) throws(MirrorError) {
+  private func writeDocuments(of item: SyncedItem, renderer: DocumentRenderer, locales: [String])
+    throws(MirrorError)
+  {
     for locale in locales {
       let document = renderer.document(for: item, locale: locale)
       let path = layout.documentPath(for: item.key, contentType: item.contentTypeID, locale: locale)
@@ -102,7 +108,9 @@ final class MirrorStore {
     }
   }
 
-  private func removeDocuments(of key: ItemKey, contentType: String?, keeping: Set<String> = []) throws(MirrorError) {
+  private func removeDocuments(of key: ItemKey, contentType: String?, keeping: Set<String> = [])
+    throws(MirrorError)
+  {
     let directory = layout.itemDirectory(for: key, contentType: contentType)
     guard try fileSystem.isRealDirectory(directory) else { return }
     for name in try fileSystem.contentsOfDirectory(directory) {
@@ -123,7 +131,8 @@ final class MirrorStore {
       let item = try? SyncedItem(raw: object, kind: key.kind), item.key == key
     else {
       throw MirrorError(
-        .corrupt, "\(path) is damaged; run `contentful-mirror sync --full` to rebuild the mirror", path: path)
+        .corrupt, "\(path) is damaged; run `contentful-mirror sync --full` to rebuild the mirror",
+        path: path)
     }
     return item
   }
@@ -187,8 +196,10 @@ final class MirrorStore {
   /// Removes everything the mirror wrote, before a `--full` sync into a damaged mirror.
   func removeAllContent() throws(MirrorError) {
     index.discardChanges()
-    for path in [layout.entriesDirectory, layout.assetsDirectory, layout.indexDirectory,
-                 layout.privateDirectory + "/items", layout.manifest, layout.checkpoint] {
+    for path in [
+      layout.entriesDirectory, layout.assetsDirectory, layout.indexDirectory,
+      layout.privateDirectory + "/items", layout.manifest, layout.checkpoint,
+    ] {
       try fileSystem.removeTree(path)
     }
     try fileSystem.makeDirectory(layout.entriesDirectory)

@@ -59,7 +59,8 @@ public struct CDAClient: SpaceSource {
 
   /// The URL for `request` on the configured host.
   public func url(for request: SourceRequest) -> String {
-    let base = "\(configuration.baseURL)/spaces/\(configuration.space)/environments/\(configuration.environment)"
+    let base =
+      "\(configuration.baseURL)/spaces/\(configuration.space)/environments/\(configuration.environment)"
     switch request {
     case .locales(let skip): return "\(base)/locales?limit=1000&skip=\(skip)"
     case .contentTypes(let skip): return "\(base)/content_types?limit=1000&skip=\(skip)"
@@ -75,7 +76,9 @@ public struct CDAClient: SpaceSource {
     }
     var urlRequest = URLRequest(url: url)
     urlRequest.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
-    urlRequest.setValue("app contentful-mirror/\(ContentfulMirrorVersion.current)", forHTTPHeaderField: "X-Contentful-User-Agent")
+    urlRequest.setValue(
+      "app contentful-mirror/\(ContentfulMirrorVersion.current)",
+      forHTTPHeaderField: "X-Contentful-User-Agent")
     let display = Self.redacted(address)
     var waited: Duration = .zero
     var attempt = 0
@@ -96,7 +99,8 @@ public struct CDAClient: SpaceSource {
             throw SyncError(
               .rateLimited,
               "rate limited by \(configuration.host): the server asks to wait \(Int(reset)) s, more than the "
-                + "\(retryPolicy.maximumRateLimitWait.components.seconds) s this tool waits; run the sync again later")
+                + "\(retryPolicy.maximumRateLimitWait.components.seconds) s this tool waits; run the sync again later"
+            )
           }
           retryAfter = wait
           failure = "HTTP 429 (rate limited)"
@@ -110,7 +114,9 @@ public struct CDAClient: SpaceSource {
         retryAfter = retryPolicy.backoff(afterAttempt: attempt)
         failure = description
       }
-      guard attempt < retryPolicy.maximumAttempts, waited + retryAfter <= retryPolicy.totalWaitBudget else {
+      guard attempt < retryPolicy.maximumAttempts,
+        waited + retryAfter <= retryPolicy.totalWaitBudget
+      else {
         throw SyncError(
           .unavailable,
           "\(display) kept failing (\(failure)) after \(attempt) attempts; check the host and your network, "
@@ -129,10 +135,14 @@ public struct CDAClient: SpaceSource {
   private func perform(_ request: URLRequest) async -> Outcome {
     do {
       let (data, response) = try await session.data(for: request)
-      guard let http = response as? HTTPURLResponse else { return .transportFailure("not an HTTP response") }
+      guard let http = response as? HTTPURLResponse else {
+        return .transportFailure("not an HTTP response")
+      }
       var headers: [String: String] = [:]
       for (key, value) in http.allHeaderFields {
-        if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
+        if let key = key as? String, let value = value as? String {
+          headers[key.lowercased()] = value
+        }
       }
       return .success(status: http.statusCode, headers: headers, body: [UInt8](data))
     } catch let error as URLError {
@@ -142,8 +152,12 @@ public struct CDAClient: SpaceSource {
     }
   }
 
-  private func classify(status: Int, body: [UInt8], request: SourceRequest, display: String) -> SyncError {
-    let detail = (try? JSONReader().read(body))?["message"]?.stringValue.map { ": " + Identifier.quoted($0) } ?? ""
+  private func classify(status: Int, body: [UInt8], request: SourceRequest, display: String)
+    -> SyncError
+  {
+    let detail =
+      (try? JSONReader().read(body))?["message"]?.stringValue.map { ": " + Identifier.quoted($0) }
+      ?? ""
     switch status {
     case 400 where { if case .sync = request { true } else { false } }():
       return SyncError(
@@ -154,7 +168,8 @@ public struct CDAClient: SpaceSource {
       return SyncError(
         .unauthorized,
         "the access token was refused (HTTP \(status)) by \(configuration.host); check "
-          + "CONTENTFUL_ACCESS_TOKEN or --token-file, and that the token is for space \(configuration.space)")
+          + "CONTENTFUL_ACCESS_TOKEN or --token-file, and that the token is for space \(configuration.space)"
+      )
     case 404:
       return SyncError(
         .notFound,

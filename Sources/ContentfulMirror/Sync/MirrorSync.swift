@@ -19,9 +19,13 @@ public struct MirrorSync: Sendable {
   ///   ``MirrorError`` when the manifest is unreadable (unless `options.full`).
   public func target(for options: SyncOptions) throws -> SyncTarget {
     let fileSystem = FileSystem()
-    let manifest = options.full ? try? MirrorStore.readManifest(layout: layout, fileSystem: fileSystem) : try MirrorStore.readManifest(layout: layout, fileSystem: fileSystem)
+    let manifest =
+      options.full
+      ? try? MirrorStore.readManifest(layout: layout, fileSystem: fileSystem)
+      : try MirrorStore.readManifest(layout: layout, fileSystem: fileSystem)
     let checkpoint = Self.checkpoint(layout: layout, fileSystem: fileSystem)
-    let recorded = manifest.map { ($0.space, $0.environment, $0.host) }
+    let recorded =
+      manifest.map { ($0.space, $0.environment, $0.host) }
       ?? checkpoint.map { ($0.space, $0.environment, $0.host) }
     if let recorded, let space = options.space, space != recorded.0, !options.full {
       throw SyncError(
@@ -32,13 +36,15 @@ public struct MirrorSync: Sendable {
     guard let space = options.space ?? recorded?.0 else {
       throw SyncError(
         .invalidConfiguration,
-        "\(layout.root) is not a mirror yet; pass --space <id> (and set CONTENTFUL_ACCESS_TOKEN) for the first sync")
+        "\(layout.root) is not a mirror yet; pass --space <id> (and set CONTENTFUL_ACCESS_TOKEN) for the first sync"
+      )
     }
     try Identifier.validate(space, as: .entryID, in: "--space")
     let environment = options.environment ?? recorded?.1 ?? SyncOptions.defaultEnvironment
     try Identifier.validate(environment, as: .entryID, in: "--environment")
     return SyncTarget(
-      space: space, environment: environment, host: options.host ?? recorded?.2 ?? SyncOptions.defaultHost)
+      space: space, environment: environment,
+      host: options.host ?? recorded?.2 ?? SyncOptions.defaultHost)
   }
 
   static func checkpoint(layout: MirrorLayout, fileSystem: FileSystem) -> Checkpoint? {
@@ -57,7 +63,8 @@ public struct MirrorSync: Sendable {
   /// - Returns: What the sync did.
   /// - Throws: ``SyncError`` or ``MirrorError``; the last committed mirror is intact either way.
   public func run(
-    _ options: SyncOptions, source: any SpaceSource, progress: @Sendable (SyncEvent) -> Void = { _ in }
+    _ options: SyncOptions, source: any SpaceSource,
+    progress: @Sendable (SyncEvent) -> Void = { _ in }
   ) async throws -> SyncSummary {
     let target = try target(for: options)
     let store = try MirrorStore(layout: layout)
@@ -79,7 +86,8 @@ public struct MirrorSync: Sendable {
 
     let model = try await SpaceModel.fetch(from: source)
     let filter: [String]? =
-      options.allLocales ? nil : options.locales ?? checkpoint?.localeFilter ?? manifest?.localeFilter
+      options.allLocales
+      ? nil : options.locales ?? checkpoint?.localeFilter ?? manifest?.localeFilter
     for code in filter ?? [] where !model.locales.contains(where: { $0.code == code }) {
       throw SyncError(
         .invalidConfiguration,
@@ -91,7 +99,8 @@ public struct MirrorSync: Sendable {
 
     var rerendered = 0
     if let manifest, !options.full,
-      manifest.model.renderingSignature != model.renderingSignature || manifest.mirroredLocales != locales
+      manifest.model.renderingSignature != model.renderingSignature
+        || manifest.mirroredLocales != locales
     {
       rerendered = try store.rerenderAll(renderer: renderer, locales: locales)
       progress(.rerendered(items: rerendered))
@@ -100,7 +109,9 @@ public struct MirrorSync: Sendable {
     let isFull = options.full && manifest != nil
     let isInitial = checkpoint?.isInitial ?? (options.full || manifest == nil)
     var request: SourceRequest =
-      if let checkpoint { .sync(token: checkpoint.nextPageToken) } else if isInitial { .initialSync } else {
+      if let checkpoint { .sync(token: checkpoint.nextPageToken) } else if isInitial {
+        .initialSync
+      } else {
         .sync(token: manifest?.syncToken ?? "")
       }
     var pages = checkpoint?.pages ?? 0
@@ -133,8 +144,10 @@ public struct MirrorSync: Sendable {
           if pages % max(options.pagesPerCheckpoint, 1) == 0 {
             try store.commit(
               Checkpoint(
-                isInitial: isInitial, isFull: isFull, space: target.space, environment: target.environment,
-                host: target.host, localeFilter: filter, nextPageToken: token, pages: pages, items: totalItems))
+                isInitial: isInitial, isFull: isFull, space: target.space,
+                environment: target.environment,
+                host: target.host, localeFilter: filter, nextPageToken: token, pages: pages,
+                items: totalItems))
           }
         case .nextSync(let token):
           var staleRemoved = 0
@@ -143,7 +156,8 @@ public struct MirrorSync: Sendable {
             progress(.removedStale(items: staleRemoved))
           }
           let newManifest = Manifest(
-            space: target.space, environment: target.environment, host: target.host, syncToken: token,
+            space: target.space, environment: target.environment, host: target.host,
+            syncToken: token,
             model: model, localeFilter: filter)
           let summary = SyncSummary(
             initial: isInitial, pages: pages, upserted: upserted, deleted: deleted,

@@ -28,7 +28,8 @@ public struct RecordedSpace: SpaceSource {
     else {
       throw SyncError(
         .invalidConfiguration,
-        "\(directory) is not a recorded space (no readable space.json); pass the sample-space directory")
+        "\(directory) is not a recorded space (no readable space.json); pass the sample-space directory"
+      )
     }
     try Identifier.validate(id, as: .entryID, in: path)
     return id
@@ -38,7 +39,8 @@ public struct RecordedSpace: SpaceSource {
     let name: String
     switch request {
     case .locales(let skip): name = skip == 0 ? "locales.json" : "locales-\(skip).json"
-    case .contentTypes(let skip): name = skip == 0 ? "content_types.json" : "content_types-\(skip).json"
+    case .contentTypes(let skip):
+      name = skip == 0 ? "content_types.json" : "content_types-\(skip).json"
     case .initialSync: name = "sync/initial.json"
     case .sync(let token):
       guard Identifier.isValid(token) else { throw Self.rejected(token) }
@@ -49,11 +51,13 @@ public struct RecordedSpace: SpaceSource {
     do {
       bytes = try FileSystem().readFileIfPresent(path)
     } catch {
-      throw SyncError(.unavailable, "cannot read the recorded space: \(error.message)", cause: error)
+      throw SyncError(
+        .unavailable, "cannot read the recorded space: \(error.message)", cause: error)
     }
     guard let bytes else {
       if case .sync(let token) = request { throw Self.rejected(token) }
-      throw SyncError(.invalidConfiguration, "the recorded space has no \(name) (looked in \(directory))")
+      throw SyncError(
+        .invalidConfiguration, "the recorded space has no \(name) (looked in \(directory))")
     }
     return bytes
   }

@@ -30,7 +30,8 @@ public struct RetryPolicy: Sendable, Hashable {
   func backoff(afterAttempt attempt: Int) -> Duration {
     let exponent = min(attempt - 1, 20)
     let ceiling = min(baseDelay * (1 << exponent), maximumDelay)
-    let nanoseconds = Double(ceiling.components.seconds) * 1e9 + Double(ceiling.components.attoseconds) / 1e9
+    let nanoseconds =
+      Double(ceiling.components.seconds) * 1e9 + Double(ceiling.components.attoseconds) / 1e9
     return .nanoseconds(Int64(Double.random(in: 0.5...1.0) * nanoseconds))
   }
 }

@@ -5,26 +5,33 @@ extension SpaceModel {
   /// - Throws: ``SyncError`` when a response is malformed or names an invalid id.
   public static func fetch(from source: any SpaceSource) async throws(SyncError) -> SpaceModel {
     var locales: [SpaceLocale] = []
-    for item in try await collection(from: source, request: SourceRequest.locales, name: "locales") {
+    for item in try await collection(from: source, request: SourceRequest.locales, name: "locales")
+    {
       guard let code = item["code"]?.stringValue else {
         throw SyncError(.invalidResponse, "a locale in /locales has no code")
       }
       try Identifier.validate(code, as: .localeCode, in: "/locales")
       let fallback = item["fallbackCode"]?.stringValue
       if let fallback { try Identifier.validate(fallback, as: .localeCode, in: "locale \(code)") }
-      locales.append(SpaceLocale(code: code, isDefault: item["default"] == .bool(true), fallbackCode: fallback))
+      locales.append(
+        SpaceLocale(code: code, isDefault: item["default"] == .bool(true), fallbackCode: fallback))
     }
     guard locales.contains(where: \.isDefault) else {
       throw SyncError(.invalidResponse, "/locales lists no default locale")
     }
     var types: [ContentTypeSummary] = []
-    for item in try await collection(from: source, request: SourceRequest.contentTypes, name: "content_types") {
+    for item in try await collection(
+      from: source, request: SourceRequest.contentTypes, name: "content_types")
+    {
       guard let id = item["sys"]?["id"]?.stringValue else {
         throw SyncError(.invalidResponse, "a content type in /content_types has no sys.id")
       }
       try Identifier.validate(id, as: .contentTypeID, in: "/content_types")
-      let fields = (item["fields"]?.arrayValue ?? []).compactMap { field -> ContentTypeSummary.Field? in
-        guard let fieldID = field["id"]?.stringValue, let type = field["type"]?.stringValue else { return nil }
+      let fields = (item["fields"]?.arrayValue ?? []).compactMap {
+        field -> ContentTypeSummary.Field? in
+        guard let fieldID = field["id"]?.stringValue, let type = field["type"]?.stringValue else {
+          return nil
+        }
         return ContentTypeSummary.Field(
           id: fieldID, type: type, localized: field["localized"] == .bool(true),
           linkType: field["linkType"]?.stringValue ?? field["items"]?["linkType"]?.stringValue,
