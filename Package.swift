@@ -17,9 +17,13 @@ let package = Package(
   targets: [
     // System calls Swift's Glibc module does not export (syncfs), as inline shims.
     .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
+    // libarchive for export/restore (Debian: libarchive-dev).
+    .systemLibrary(
+      name: "CArchive", path: "Sources/CArchive", pkgConfig: "libarchive",
+      providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]),
     .target(
       name: "ContentfulMirror",
-      dependencies: ["CSystem"],
+      dependencies: ["CSystem", "CArchive"],
       swiftSettings: strictSettings
     ),
     .target(

@@ -8,6 +8,8 @@ enum HelpText {
     Usage:
       contentful-mirror sync <dir> [options]     initial sync, then delta syncs from the stored token
       contentful-mirror status <dir> [--json]    what the mirror holds and when it last synced
+      contentful-mirror export <dir> -o <file>   a reproducible archive (tar, tar.gz, tar.zst, tar.xz, zip)
+      contentful-mirror restore <archive> <dir>  a mirror from a complete archive, ready to sync on
       contentful-mirror help [command]           this text, or a command's
       contentful-mirror --version
 
@@ -51,6 +53,46 @@ enum HelpText {
     Options:
       --json        machine-readable output
       -h, --help    this text
+
+    """
+
+  static let export = """
+    Usage: contentful-mirror export <dir> -o <file|-> [options]
+
+    Writes the mirror in <dir> as an archive. The same mirror state always gives the same bytes:
+    members sorted by path, uid/gid 0, fixed modes, one mtime (SOURCE_DATE_EPOCH when set,
+    otherwise the newest sys.updatedAt included), no gzip timestamp. The archive is written to a
+    temporary file and renamed, so a failed export leaves nothing at <file>.
+
+    Options:
+      -o, --output <file|->     the archive; - writes to standard output (needs --format)
+      --format <f>              tar, tar.gz (tgz), tar.zst, tar.xz, zip (default: from the file name)
+      --level <n>               compression level (gzip/xz/zip 0-9, zstd 1-19)
+      --locale <code>           only this locale (repeatable)
+      --content-type <id>       only entries of this content type (repeatable; assets stay)
+      --layout <l>              mirror (default) or by-locale: <locale>/entries/<type>/<id>.json
+      --since <token|manifest>  only what changed since that sync token (or an earlier
+                                manifest.json), plus deleted.json; apply with restore --apply
+      -h, --help                this text
+
+    """
+
+  static let restore = """
+    Usage: contentful-mirror restore <archive|-> <dir> [--force]
+           contentful-mirror restore --apply <bundle> <dir>
+
+    The first form restores a complete export into <dir> (new or empty; --force replaces the
+    mirror files of a non-empty one). Paths outside the mirror layout, absolute paths, "..",
+    links and devices are refused. The files are checked against the archived manifest, and the
+    restored mirror syncs on from the archived sync token.
+
+    The second form applies a delta bundle (export --since) to the mirror in <dir>, which must be
+    at the bundle's starting token; the result equals a direct sync.
+
+    Options:
+      --force           restore into a non-empty directory
+      --apply <bundle>  apply a delta bundle
+      -h, --help        this text
 
     """
 }

@@ -37,10 +37,14 @@ public struct MirrorCommandLine: Sendable {
     switch command {
     case "sync": try await SyncCommand(console: console, environment: environment).run(rest)
     case "status": try StatusCommand(console: console).run(rest)
+    case "export": try ExportCommand(console: console, environment: environment).run(rest)
+    case "restore": try await RestoreCommand(console: console).run(rest)
     case "help", "-h", "--help":
       switch rest.first {
       case "sync": console.output(HelpText.sync)
       case "status": console.output(HelpText.status)
+      case "export": console.output(HelpText.export)
+      case "restore": console.output(HelpText.restore)
       default: console.output(HelpText.main)
       }
     case "--version", "version":

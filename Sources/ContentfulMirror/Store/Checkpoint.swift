@@ -16,6 +16,10 @@ struct Checkpoint: Hashable {
   /// Pages and items applied so far in this sync.
   var pages: Int
   var items: Int
+  /// For a delta: the token it started from, and what it changed so far (for the journal).
+  var fromToken: String? = nil
+  var upserted: [ItemKey] = []
+  var deleted: [SyncJournal.Removal] = []
 
   var json: JSONValue {
     var object = JSONObject()
@@ -29,6 +33,13 @@ struct Checkpoint: Hashable {
     object["nextPageToken"] = .string(nextPageToken)
     object["pages"] = .number(String(pages))
     object["items"] = .number(String(items))
+    if let fromToken {
+      var journal = SyncJournal.json(
+        SyncJournal.Record(fromToken: fromToken, toToken: nextPageToken, upserted: upserted, deleted: deleted)
+      ).objectValue ?? JSONObject()
+      journal["to"] = nil
+      object["journal"] = .object(journal)
+    }
     return .object(object)
   }
 
@@ -62,5 +73,14 @@ struct Checkpoint: Hashable {
     self.nextPageToken = token
     self.pages = value["pages"]?.intValue ?? 0
     self.items = value["items"]?.intValue ?? 0
+    if let journal = value["journal"]?.objectValue {
+      var withTo = journal
+      withTo["to"] = .string(token)
+      if let record = SyncJournal.record(from: .object(withTo)) {
+        fromToken = record.fromToken
+        upserted = record.upserted
+        deleted = record.deleted
+      }
+    }
   }
 }

@@ -61,6 +61,23 @@ struct FileSystem {
     return result
   }
 
+  /// What `path` is, without following a symbolic link: `nil` when it does not exist.
+  enum EntryKind { case file, directory, symbolicLink, other }
+
+  func entryKind(_ path: String) throws(MirrorError) -> EntryKind? {
+    var info = stat()
+    guard lstat(path, &info) == 0 else {
+      if errno == ENOENT { return nil }
+      throw Self.error("cannot stat", path, errno)
+    }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return .file
+    case S_IFDIR: return .directory
+    case S_IFLNK: return .symbolicLink
+    default: return .other
+    }
+  }
+
   /// Whether anything (file, directory or link) exists at `path`.
   func exists(_ path: String) -> Bool {
     var info = stat()

@@ -76,6 +76,16 @@ final class IndexStore {
     return Array(Set(keys))
   }
 
+  /// Calls `body` with every committed item row, shard by shard, without keeping the shards.
+  func forEachRow(fileSystem: FileSystem, _ body: (ItemKey, ItemRow) throws -> Void) throws {
+    for name in try fileSystem.contentsOfDirectory(layout.indexDirectory + "/items") {
+      guard name.hasSuffix(".json"), let shard = Int(name.dropLast(5), radix: 16) else { continue }
+      let wasCached = itemShards[shard] != nil
+      for (key, row) in try itemShard(shard, fileSystem) { try body(key, row) }
+      if !wasCached { itemShards[shard] = nil }
+    }
+  }
+
   // MARK: Changes
 
   /// Sets `key`'s row and re-derives the reverse rows of its old and new link targets.

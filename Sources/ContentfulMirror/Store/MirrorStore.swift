@@ -84,7 +84,10 @@ final class MirrorStore {
 
   /// Removes every document, the raw snapshot and the index rows of `key`. Removing an item that
   /// is not there is a no-op, so replaying a deletion is harmless.
-  func delete(_ key: ItemKey) throws(MirrorError) {
+  ///
+  /// - Returns: The content type the item had, when it was an entry the mirror knew.
+  @discardableResult
+  func delete(_ key: ItemKey) throws(MirrorError) -> String? {
     var contentType = try index.row(for: key, fileSystem: fileSystem)?.contentType
     if contentType == nil, key.kind == .entry {
       // Written by a sync that stopped before its index rows were committed.
@@ -95,6 +98,7 @@ final class MirrorStore {
     }
     try fileSystem.removeFile(layout.rawItemPath(for: key))
     try index.remove(key, fileSystem: fileSystem)
+    return contentType
   }
 
   private func writeDocuments(of item: SyncedItem, renderer: DocumentRenderer, locales: [String])
@@ -179,8 +183,9 @@ final class MirrorStore {
   }
 
   /// Ends a sync: flushes, writes the manifest (the new token) last, then drops the checkpoint.
-  func finish(with manifest: Manifest, report: JSONValue) throws(MirrorError) {
+  func finish(with manifest: Manifest, journal record: SyncJournal.Record?, report: JSONValue) throws(MirrorError) {
     try index.flush(using: &fileSystem)
+    if let record { try SyncJournal(layout: layout).append(record, fileSystem: &fileSystem) }
     try fileSystem.syncFileSystem(of: layout.root)
     try fileSystem.writeAtomically(CanonicalJSON.encode(manifest.json), to: layout.manifest)
     try fileSystem.syncFileSystem(of: layout.root)

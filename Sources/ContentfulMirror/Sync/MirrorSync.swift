@@ -120,6 +120,10 @@ public struct MirrorSync: Sendable {
     var upserted = 0
     var deleted = 0
     var seen = Set<ItemKey>()
+    // What a delta changes, for the journal behind `export --since`.
+    let fromToken: String? = isInitial ? nil : checkpoint?.fromToken ?? manifest?.syncToken
+    var journalUpserts = checkpoint?.upserted ?? []
+    var journalRemovals = checkpoint?.deleted ?? []
 
     do {
       while true {
@@ -130,9 +134,11 @@ public struct MirrorSync: Sendable {
             try store.upsert(synced, renderer: renderer, locales: locales)
             upserted += 1
             if isFull { seen.insert(synced.key) }
+            if fromToken != nil { journalUpserts.append(synced.key) }
           case .deletion(let key):
-            try store.delete(key)
+            let contentType = try store.delete(key)
             deleted += 1
+            if fromToken != nil { journalRemovals.append(.init(key: key, contentType: contentType)) }
           }
         }
         pages += 1
@@ -163,7 +169,10 @@ public struct MirrorSync: Sendable {
             initial: isInitial, pages: pages, upserted: upserted, deleted: deleted,
             documentsWritten: store.documentsWritten, documentsRemoved: store.documentsRemoved,
             rerendered: rerendered, staleRemoved: staleRemoved, locales: locales)
-          try store.finish(with: newManifest, report: Self.report(summary))
+          var record: SyncJournal.Record? = SyncJournal.Record(
+            fromToken: fromToken, toToken: token, upserted: journalUpserts, deleted: journalRemovals)
+          if fromToken == token && journalUpserts.isEmpty && journalRemovals.isEmpty { record = nil }
+          try store.finish(with: newManifest, journal: record, report: Self.report(summary))
           return summary
         }
       }
