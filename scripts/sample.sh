@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The quick start's main job: build contentful-mirror, sync the bundled sample space into a
 # fresh directory (initial sync over three pages), sync again to apply the recorded delta,
-# and print the mirror's status. Usage: scripts/sample.sh [mirror-dir]   (default: ./sample-mirror)
+# print the mirror's status, and export it as a reproducible archive.
+# Usage: scripts/sample.sh [mirror-dir]   (default: ./sample-mirror; archive: <mirror-dir>.tar.zst)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-dependencies.sh
@@ -25,5 +26,9 @@ echo "== second sync: applies the recorded delta (updates, a new entry, an unpub
 "$bin" sync "$out"
 echo "== status"
 "$bin" status "$out"
+echo "== export"
+"$bin" export "$out" -o "$out.tar.zst"
+sha256sum "$out.tar.zst"
 echo
-echo "The mirror is in $out/ (documents under entries/ and assets/, manifest.json, index/)."
+echo "The mirror is in $out/ (documents under entries/ and assets/, manifest.json, index/);"
+echo "the archive $out.tar.zst restores with: $bin restore $out.tar.zst <new-dir>"

@@ -8,7 +8,10 @@ struct ExportCommand {
   func run(_ arguments: [String]) throws {
     let parsed = try ParsedArguments(
       arguments,
-      valued: ["-o", "--output", "--format", "--level", "--locale", "--content-type", "--layout", "--since"],
+      valued: [
+        "-o", "--output", "--format", "--level", "--locale", "--content-type", "--layout",
+        "--since",
+      ],
       flags: ["--help", "-h"])
     if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
       return console.output(HelpText.export)
@@ -28,7 +31,8 @@ struct ExportCommand {
     } else if output != "-", let inferred = ArchiveFormat(fileName: output) {
       format = inferred
     } else {
-      throw UsageError("cannot tell the format from \(output); add --format tar|tar.gz|tar.zst|tar.xz|zip")
+      throw UsageError(
+        "cannot tell the format from \(output); add --format tar|tar.gz|tar.zst|tar.xz|zip")
     }
     var level: Int?
     if let text = parsed.value("--level") {
@@ -48,11 +52,14 @@ struct ExportCommand {
     }
     var epoch: Int?
     if let text = environment["SOURCE_DATE_EPOCH"], !text.isEmpty {
-      guard let value = Int(text), value >= 0 else { throw UsageError("SOURCE_DATE_EPOCH must be a number of seconds") }
+      guard let value = Int(text), value >= 0 else {
+        throw UsageError("SOURCE_DATE_EPOCH must be a number of seconds")
+      }
       epoch = value
     }
     let options = ExportOptions(
-      format: format, level: level, locales: parsed.values("--locale"), contentTypes: parsed.values("--content-type"),
+      format: format, level: level, locales: parsed.values("--locale"),
+      contentTypes: parsed.values("--content-type"),
       layout: layout, since: since, sourceDateEpoch: epoch)
     let summary = try MirrorExport(directory: directory).write(to: output, options: options)
     // The archive may be on standard output: the report goes to standard error.

@@ -5,7 +5,8 @@ struct RestoreCommand {
   let console: Console
 
   func run(_ arguments: [String]) async throws {
-    let parsed = try ParsedArguments(arguments, valued: ["--apply"], flags: ["--force", "--help", "-h"])
+    let parsed = try ParsedArguments(
+      arguments, valued: ["--apply"], flags: ["--force", "--help", "-h"])
     if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
       return console.output(HelpText.restore)
     }
@@ -25,6 +26,7 @@ struct RestoreCommand {
       .restore(from: parsed.positionals[0], force: parsed.flags.contains("--force"))
     console.output(
       "restored \(summary.items) items (\(summary.files) files) into \(parsed.positionals[1]); "
-        + "`contentful-mirror sync \(parsed.positionals[1])` continues from the archived sync token\n")
+        + "`contentful-mirror sync \(parsed.positionals[1])` continues from the archived sync token\n"
+    )
   }
 }

@@ -23,7 +23,8 @@ public enum ArchiveFormat: String, Sendable, CaseIterable {
   public init?(fileName: String) {
     let lower = fileName.lowercased()
     for (suffix, format) in [
-      (".tar.gz", ArchiveFormat.tarGzip), (".tgz", .tarGzip), (".tar.zst", .tarZstd), (".tzst", .tarZstd),
+      (".tar.gz", ArchiveFormat.tarGzip), (".tgz", .tarGzip), (".tar.zst", .tarZstd),
+      (".tzst", .tarZstd),
       (".tar.xz", .tarXz), (".txz", .tarXz), (".tar", .tar), (".zip", .zip),
     ] where lower.hasSuffix(suffix) {
       self = format

@@ -24,12 +24,16 @@ final class ArchiveReader {
 
   /// Opens `path` (`-` reads standard input).
   init(path: String) throws(ArchiveError) {
-    guard let archive = archive_read_new() else { throw ArchiveError(.io, "libarchive could not allocate a reader") }
+    guard let archive = archive_read_new() else {
+      throw ArchiveError(.io, "libarchive could not allocate a reader")
+    }
     self.archive = archive
     archive_read_support_filter_all(archive)
     archive_read_support_format_all(archive)
     let status =
-      path == "-" ? archive_read_open_fd(archive, STDIN_FILENO, 64 * 1024) : archive_read_open_filename(archive, path, 64 * 1024)
+      path == "-"
+      ? archive_read_open_fd(archive, STDIN_FILENO, 64 * 1024)
+      : archive_read_open_filename(archive, path, 64 * 1024)
     guard status == ARCHIVE_OK else {
       throw ArchiveError(.invalidArchive, "cannot read \(path) as an archive: \(errorText)")
     }
@@ -69,18 +73,24 @@ final class ArchiveReader {
   /// The current member's data.
   func readData(of entry: Entry) throws(ArchiveError) -> [UInt8] {
     guard entry.size <= maximumEntrySize else {
-      throw ArchiveError(.invalidArchive, "\(entry.path) is larger than \(maximumEntrySize >> 20) MB")
+      throw ArchiveError(
+        .invalidArchive, "\(entry.path) is larger than \(maximumEntrySize >> 20) MB")
     }
     var result: [UInt8] = []
     result.reserveCapacity(Int(max(entry.size, 0)))
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
-      let count = chunk.withUnsafeMutableBytes { archive_read_data(archive, $0.baseAddress, $0.count) }
+      let count = chunk.withUnsafeMutableBytes {
+        archive_read_data(archive, $0.baseAddress, $0.count)
+      }
       if count == 0 { break }
-      guard count > 0 else { throw ArchiveError(.invalidArchive, "cannot read \(entry.path): \(errorText)") }
+      guard count > 0 else {
+        throw ArchiveError(.invalidArchive, "cannot read \(entry.path): \(errorText)")
+      }
       result.append(contentsOf: chunk[0..<count])
       guard result.count <= maximumEntrySize else {
-        throw ArchiveError(.invalidArchive, "\(entry.path) is larger than \(maximumEntrySize >> 20) MB")
+        throw ArchiveError(
+          .invalidArchive, "\(entry.path) is larger than \(maximumEntrySize >> 20) MB")
       }
     }
     return result

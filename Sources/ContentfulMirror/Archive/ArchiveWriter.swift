@@ -47,7 +47,8 @@ final class ArchiveWriter {
     try check(status, "add the \(format.rawValue) compression")
     if format == .zip, let level { options.append("zip:compression-level=\(level)") }
     if !options.isEmpty {
-      try check(archive_write_set_options(archive, options.joined(separator: ",")), "set \(options)")
+      try check(
+        archive_write_set_options(archive, options.joined(separator: ",")), "set \(options)")
     }
     try check(archive_write_set_bytes_in_last_block(archive, 1), "set block padding")
     try check(archive_write_open_fd(archive, fd), "open the output")

@@ -19,7 +19,9 @@ struct DeltaBundle: SpaceSource {
       let member = try ArchiveMember(path: entry.path)
       guard case .regular = entry.kind, !entry.hasLinkTarget else {
         if case .directory = entry.kind { continue }
-        throw ArchiveError(.unsafeEntry, "the bundle holds \(Identifier.quoted(entry.path)), which is not a plain file")
+        throw ArchiveError(
+          .unsafeEntry,
+          "the bundle holds \(Identifier.quoted(entry.path)), which is not a plain file")
       }
       switch member {
       case .manifest: manifestBytes = try reader.readData(of: entry)
@@ -37,14 +39,20 @@ struct DeltaBundle: SpaceSource {
       let deleted = (try? JSONReader().read(deletedBytes))?["deleted"]?.arrayValue
     else {
       throw ArchiveError(
-        .invalidArchive, "this is not a delta bundle (no export.since or deleted.json); restore it without --apply")
+        .invalidArchive,
+        "this is not a delta bundle (no export.since or deleted.json); restore it without --apply")
     }
     let manifest = try MirrorRestore.mirrorManifest(from: manifestBytes, requireComplete: false)
     self.since = since
     self.token = manifest.syncToken
     for row in deleted {
       guard let key = row["key"]?.stringValue.flatMap(ItemKey.init) else { continue }
-      items.append(.object(JSONObject(["sys": .object(JSONObject(["type": .string("Deleted" + key.kind.rawValue), "id": .string(key.id)]))])))
+      items.append(
+        .object(
+          JSONObject([
+            "sys": .object(
+              JSONObject(["type": .string("Deleted" + key.kind.rawValue), "id": .string(key.id)]))
+          ])))
     }
     page = CanonicalJSON.encode(
       .object(
@@ -55,8 +63,10 @@ struct DeltaBundle: SpaceSource {
         ])))
     let localeItems = manifest.model.locales.map(Manifest.json(for:))
     locales = CanonicalJSON.encode(
-      .object(JSONObject(["items": .array(localeItems), "total": .number(String(localeItems.count))])))
-    let typeItems: [JSONValue] = manifest.model.contentTypes.values.sorted { $0.id < $1.id }.map { type in
+      .object(
+        JSONObject(["items": .array(localeItems), "total": .number(String(localeItems.count))])))
+    let typeItems: [JSONValue] = manifest.model.contentTypes.values.sorted { $0.id < $1.id }.map {
+      type in
       var fields: [JSONValue] = []
       for field in type.fields {
         var object = JSONObject()
@@ -89,7 +99,9 @@ struct DeltaBundle: SpaceSource {
     case .locales: return locales
     case .contentTypes: return contentTypes
     case .initialSync:
-      throw SyncError(.invalidConfiguration, "a delta bundle applies only to an existing mirror; restore a complete export first")
+      throw SyncError(
+        .invalidConfiguration,
+        "a delta bundle applies only to an existing mirror; restore a complete export first")
     case .sync(let requested):
       guard requested == since else {
         throw SyncError(

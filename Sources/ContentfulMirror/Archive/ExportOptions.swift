@@ -24,7 +24,8 @@ public struct ExportOptions: Sendable, Hashable {
   public var sourceDateEpoch: Int?
 
   public init(
-    format: ArchiveFormat, level: Int? = nil, locales: [String]? = nil, contentTypes: [String]? = nil,
+    format: ArchiveFormat, level: Int? = nil, locales: [String]? = nil,
+    contentTypes: [String]? = nil,
     layout: Layout = .mirror, since: String? = nil, sourceDateEpoch: Int? = nil
   ) {
     self.format = format

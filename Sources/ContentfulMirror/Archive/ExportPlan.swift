@@ -18,16 +18,21 @@ struct ExportPlan {
   private var itemCount = 0
   private var deleted: [(key: ItemKey, contentType: String?)] = []
 
-  init(layout: MirrorLayout, manifest: Manifest, options: ExportOptions, fileSystem: inout FileSystem) throws {
+  init(
+    layout: MirrorLayout, manifest: Manifest, options: ExportOptions, fileSystem: inout FileSystem
+  ) throws {
     self.layout = layout
     self.options = options
     let mirrored = manifest.mirroredLocales
     for code in options.locales ?? [] where !mirrored.contains(code) {
       throw ArchiveError(
-        .invalidOptions, "the mirror has no locale \(Identifier.quoted(code)) (it has \(mirrored.joined(separator: ", ")))")
+        .invalidOptions,
+        "the mirror has no locale \(Identifier.quoted(code)) (it has \(mirrored.joined(separator: ", ")))"
+      )
     }
     for type in options.contentTypes ?? [] where manifest.model.contentTypes[type] == nil {
-      throw ArchiveError(.invalidOptions, "the mirror has no content type \(Identifier.quoted(type))")
+      throw ArchiveError(
+        .invalidOptions, "the mirror has no content type \(Identifier.quoted(type))")
     }
     locales = options.locales.map { wanted in mirrored.filter(wanted.contains) } ?? mirrored
 
@@ -39,7 +44,8 @@ struct ExportPlan {
         throw ArchiveError(
           .sinceTooOld,
           "the mirror does not remember sync token \(Identifier.quoted(since)) (it keeps the last "
-            + "\(SyncJournal.capacity) syncs, and none across a --full sync); export the whole mirror instead")
+            + "\(SyncJournal.capacity) syncs, and none across a --full sync); export the whole mirror instead"
+        )
       }
     }
     let types = options.contentTypes.map(Set.init)
@@ -50,21 +56,28 @@ struct ExportPlan {
       if let changes, !changes.upserted.contains(key) { return }
       if let types, key.kind == .entry, !types.contains(row.contentType ?? "") { return }
       count += 1
-      if let updated = row.updatedAt.flatMap(ISO8601.epochSeconds) { newest = max(newest ?? updated, updated) }
+      if let updated = row.updatedAt.flatMap(ISO8601.epochSeconds) {
+        newest = max(newest ?? updated, updated)
+      }
       if !options.isComplete { included[key] = row }
     }
     self.included = included
     self.itemCount = count
     if let changes {
-      deleted = changes.deleted.map { (key: $0.key, contentType: $0.value) }.sorted { $0.key < $1.key }
+      deleted = changes.deleted.map { (key: $0.key, contentType: $0.value) }.sorted {
+        $0.key < $1.key
+      }
     }
     modificationTime = options.sourceDateEpoch ?? newest ?? 0
     manifestBytes = CanonicalJSON.encode(
-      Self.exportManifest(manifest, options: options, locales: locales, items: count, deleted: deleted.count))
+      Self.exportManifest(
+        manifest, options: options, locales: locales, items: count, deleted: deleted.count))
   }
 
   func summary(members: Int) -> ExportSummary {
-    ExportSummary(members: members, items: itemCount, deleted: deleted.count, modificationTime: modificationTime)
+    ExportSummary(
+      members: members, items: itemCount, deleted: deleted.count, modificationTime: modificationTime
+    )
   }
 
   /// Writes every member; returns how many.
@@ -78,7 +91,8 @@ struct ExportPlan {
       case .file(let file):
         guard let read = try reader.readFileIfPresent(file) else {
           throw MirrorError(
-            .corrupt, "\(file) is missing although the index lists it; run `contentful-mirror sync --full`")
+            .corrupt,
+            "\(file) is missing although the index lists it; run `contentful-mirror sync --full`")
         }
         bytes = read
       }
@@ -109,7 +123,8 @@ struct ExportPlan {
       let kind = try fileSystem.entryKind(full)
       guard kind == .file || kind == .directory else {
         throw MirrorError(
-          .unsafePath, "\(full) is a symbolic link or special file inside the mirror; remove it and export again",
+          .unsafePath,
+          "\(full) is a symbolic link or special file inside the mirror; remove it and export again",
           path: full)
       }
       let isDirectory = kind == .directory
@@ -146,7 +161,8 @@ struct ExportPlan {
     for (key, row) in included {
       for locale in locales {
         let source = layout.documentPath(for: key, contentType: row.contentType, locale: locale)
-        members.append((archivePath(for: key, contentType: row.contentType, locale: locale), .file(source)))
+        members.append(
+          (archivePath(for: key, contentType: row.contentType, locale: locale), .file(source)))
       }
       if options.since != nil && options.layout == .mirror {
         let raw = layout.rawItemPath(for: key)
@@ -160,10 +176,13 @@ struct ExportPlan {
           JSONObject([
             "key": .string(removal.key.description),
             "paths": .array(
-              locales.map { .string(archivePath(for: removal.key, contentType: removal.contentType, locale: $0)) }),
+              locales.map {
+                .string(archivePath(for: removal.key, contentType: removal.contentType, locale: $0))
+              }),
           ]))
       }
-      let document = JSONValue.object(JSONObject(["since": .string(since), "deleted": .array(rows)]))
+      let document = JSONValue.object(
+        JSONObject(["since": .string(since), "deleted": .array(rows)]))
       members.append(("deleted.json", .bytes(CanonicalJSON.encode(document))))
     }
     return members.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
@@ -172,7 +191,9 @@ struct ExportPlan {
   private func archivePath(for key: ItemKey, contentType: String?, locale: String) -> String {
     switch (options.layout, key.kind) {
     case (.mirror, _):
-      String(layout.documentPath(for: key, contentType: contentType, locale: locale).dropFirst(layout.root.count + 1))
+      String(
+        layout.documentPath(for: key, contentType: contentType, locale: locale).dropFirst(
+          layout.root.count + 1))
     case (.byLocale, .entry): "\(locale)/entries/\(contentType ?? "_")/\(key.id).json"
     case (.byLocale, .asset): "\(locale)/assets/\(key.id).json"
     }
@@ -186,17 +207,27 @@ struct ExportPlan {
       itemShards[IndexStore.shard(of: key), default: [:]][key] = row
       for target in row.linksTo {
         let shard = IndexStore.shard(of: target)
-        var link = linkShards[shard]?[target] ?? IndexStore.LinkRow(linkedFrom: [], dangling: included[target] == nil)
+        var link =
+          linkShards[shard]?[target]
+          ?? IndexStore.LinkRow(linkedFrom: [], dangling: included[target] == nil)
         link.linkedFrom.insert(key)
         linkShards[shard, default: [:]][target] = link
       }
     }
     var members: [(String, Source)] = []
     for (shard, rows) in itemShards {
-      members.append(("index/items/\(IndexStore.shardName(shard)).json", .bytes(CanonicalJSON.encode(IndexStore.json(items: rows)))))
+      members.append(
+        (
+          "index/items/\(IndexStore.shardName(shard)).json",
+          .bytes(CanonicalJSON.encode(IndexStore.json(items: rows)))
+        ))
     }
     for (shard, rows) in linkShards {
-      members.append(("index/links/\(IndexStore.shardName(shard)).json", .bytes(CanonicalJSON.encode(IndexStore.json(links: rows)))))
+      members.append(
+        (
+          "index/links/\(IndexStore.shardName(shard)).json",
+          .bytes(CanonicalJSON.encode(IndexStore.json(links: rows)))
+        ))
     }
     return members
   }
@@ -218,7 +249,8 @@ struct ExportPlan {
     export["complete"] = .bool(options.isComplete)
     export["layout"] = .string(options.layout.rawValue)
     export["locales"] = options.locales.map { _ in .array(locales.map(JSONValue.string)) } ?? .null
-    export["contentTypes"] = options.contentTypes.map { .array($0.sorted().map(JSONValue.string)) } ?? .null
+    export["contentTypes"] =
+      options.contentTypes.map { .array($0.sorted().map(JSONValue.string)) } ?? .null
     export["since"] = options.since.map(JSONValue.string) ?? .null
     export["items"] = .number(String(items))
     if options.since != nil { export["deleted"] = .number(String(deleted)) }

@@ -4,7 +4,8 @@ enum ISO8601 {
   static func epochSeconds(_ text: String) -> Int? {
     let bytes = Array(text.utf8)
     guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-      bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+      bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
+      bytes[16] == UInt8(ascii: ":"),
       bytes.last == UInt8(ascii: "Z")
     else { return nil }
     func number(_ range: Range<Int>) -> Int? {

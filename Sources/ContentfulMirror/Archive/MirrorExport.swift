@@ -28,30 +28,39 @@ public struct MirrorExport: Sendable {
       guard let range = options.format.levels, range.contains(level) else {
         throw ArchiveError(
           .invalidOptions,
-          options.format.levels.map { "--level for \(options.format.rawValue) must be in \($0.lowerBound)...\($0.upperBound)" }
+          options.format.levels.map {
+            "--level for \(options.format.rawValue) must be in \($0.lowerBound)...\($0.upperBound)"
+          }
             ?? "\(options.format.rawValue) is not compressed: --level does not apply")
       }
     }
     var fileSystem = FileSystem()
     guard try fileSystem.isRealDirectory(layout.privateDirectory) else {
-      throw MirrorError(.notAMirror, "\(layout.root) is not a mirror (no .mirror directory); run `contentful-mirror sync` first")
+      throw MirrorError(
+        .notAMirror,
+        "\(layout.root) is not a mirror (no .mirror directory); run `contentful-mirror sync` first")
     }
     let lock = try MirrorLock(path: layout.lock)
     defer { withExtendedLifetime(lock) {} }
     guard let manifest = try MirrorStore.readManifest(layout: layout, fileSystem: fileSystem) else {
-      throw MirrorError(.notAMirror, "\(layout.root) has no manifest.json; run `contentful-mirror sync` first")
+      throw MirrorError(
+        .notAMirror, "\(layout.root) has no manifest.json; run `contentful-mirror sync` first")
     }
-    let plan = try ExportPlan(layout: layout, manifest: manifest, options: options, fileSystem: &fileSystem)
+    let plan = try ExportPlan(
+      layout: layout, manifest: manifest, options: options, fileSystem: &fileSystem)
 
     if destination == "-" {
-      let writer = try ArchiveWriter(format: options.format, level: options.level, fd: STDOUT_FILENO)
+      let writer = try ArchiveWriter(
+        format: options.format, level: options.level, fd: STDOUT_FILENO)
       let members = try plan.write(to: writer, fileSystem: &fileSystem)
       try writer.finish()
       return plan.summary(members: members)
     }
-    let temporary = FileSystem.parent(of: destination).isEmpty
+    let temporary =
+      FileSystem.parent(of: destination).isEmpty
       ? ".\(destination).tmp-\(getpid())"
-      : FileSystem.parent(of: destination) + "/." + FileSystem.lastComponent(of: destination) + ".tmp-\(getpid())"
+      : FileSystem.parent(of: destination) + "/." + FileSystem.lastComponent(of: destination)
+        + ".tmp-\(getpid())"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard fd >= 0 else {
       throw ArchiveError(.io, "cannot create \(destination): \(String(cString: strerror(errno)))")
@@ -73,7 +82,8 @@ public struct MirrorExport: Sendable {
     }
     closed = true
     guard rename(temporary, destination) == 0 else {
-      throw ArchiveError(.io, "cannot move the archive to \(destination): \(String(cString: strerror(errno)))")
+      throw ArchiveError(
+        .io, "cannot move the archive to \(destination): \(String(cString: strerror(errno)))")
     }
     return plan.summary(members: members)
   }

@@ -29,7 +29,9 @@ public struct MirrorRestore: Sendable {
     let existing = try fileSystem.contentsOfDirectory(layout.root)
     if !existing.isEmpty && !force {
       throw ArchiveError(
-        .targetNotEmpty, "\(layout.root) is not empty; restore into a new directory, or add --force to replace its mirror")
+        .targetNotEmpty,
+        "\(layout.root) is not empty; restore into a new directory, or add --force to replace its mirror"
+      )
     }
     try fileSystem.makeRoot(layout.root)
     try fileSystem.makeDirectory(layout.privateDirectory)
@@ -66,20 +68,29 @@ public struct MirrorRestore: Sendable {
       case .directory:
         continue
       case .other(let what):
-        throw ArchiveError(.unsafeEntry, "the archive holds \(Identifier.quoted(entry.path)), \(what); nothing was restored")
+        throw ArchiveError(
+          .unsafeEntry,
+          "the archive holds \(Identifier.quoted(entry.path)), \(what); nothing was restored")
       case .regular:
         guard !entry.hasLinkTarget else {
-          throw ArchiveError(.unsafeEntry, "the archive holds \(Identifier.quoted(entry.path)) as a link; nothing was restored")
+          throw ArchiveError(
+            .unsafeEntry,
+            "the archive holds \(Identifier.quoted(entry.path)) as a link; nothing was restored")
         }
       }
       let bytes = try reader.readData(of: entry)
       let target: String
       switch member {
       case .directory:
-        throw ArchiveError(.unsafeEntry, "the archive holds a file at \(Identifier.quoted(entry.path)), where the layout has a directory")
+        throw ArchiveError(
+          .unsafeEntry,
+          "the archive holds a file at \(Identifier.quoted(entry.path)), where the layout has a directory"
+        )
       case .deletedList:
         throw ArchiveError(
-          .invalidArchive, "this archive is a delta bundle (it has deleted.json); apply it to a mirror with `restore --apply`")
+          .invalidArchive,
+          "this archive is a delta bundle (it has deleted.json); apply it to a mirror with `restore --apply`"
+        )
       case .manifest:
         manifestBytes = bytes
         continue
@@ -97,10 +108,12 @@ public struct MirrorRestore: Sendable {
       files += 1
     }
     guard let manifestBytes else {
-      throw ArchiveError(.invalidArchive, "the archive has no manifest.json: it is not a contentful-mirror export")
+      throw ArchiveError(
+        .invalidArchive, "the archive has no manifest.json: it is not a contentful-mirror export")
     }
     let manifest = try Self.mirrorManifest(from: manifestBytes)
-    let items = try verify(manifest: manifest, documents: documents, rawItems: rawItems, fileSystem: fileSystem)
+    let items = try verify(
+      manifest: manifest, documents: documents, rawItems: rawItems, fileSystem: fileSystem)
     try fileSystem.syncFileSystem(of: layout.root)
     try fileSystem.writeAtomically(CanonicalJSON.encode(manifest.json), to: layout.manifest)
     try fileSystem.syncFileSystem(of: layout.root)
@@ -113,7 +126,9 @@ public struct MirrorRestore: Sendable {
       throw ArchiveError(.invalidArchive, "the archive's manifest.json is not valid JSON")
     }
     guard let export = object["export"]?.objectValue else {
-      throw ArchiveError(.invalidArchive, "the archive's manifest.json has no export block: it is not a contentful-mirror export")
+      throw ArchiveError(
+        .invalidArchive,
+        "the archive's manifest.json has no export block: it is not a contentful-mirror export")
     }
     if requireComplete && export["complete"] != true {
       throw ArchiveError(
@@ -136,15 +151,21 @@ public struct MirrorRestore: Sendable {
     try IndexStore(layout: layout).forEachRow(fileSystem: fileSystem) { key, row in
       indexed.insert(key)
       guard rawItems.contains(key) else {
-        throw ArchiveError(.invalidArchive, "the archive lists \(key) in its index but has no snapshot of it")
-      }
-      guard let found = documents[key], found.locales == locales, found.contentType == row.contentType else {
         throw ArchiveError(
-          .invalidArchive, "the archive's documents for \(key) do not match its manifest (locales \(locales.sorted()))")
+          .invalidArchive, "the archive lists \(key) in its index but has no snapshot of it")
+      }
+      guard let found = documents[key], found.locales == locales,
+        found.contentType == row.contentType
+      else {
+        throw ArchiveError(
+          .invalidArchive,
+          "the archive's documents for \(key) do not match its manifest (locales \(locales.sorted()))"
+        )
       }
     }
     if let stray = Set(documents.keys).union(rawItems).subtracting(indexed).min() {
-      throw ArchiveError(.invalidArchive, "the archive has files for \(stray), which its index does not list")
+      throw ArchiveError(
+        .invalidArchive, "the archive has files for \(stray), which its index does not list")
     }
     return indexed.count
   }

@@ -34,9 +34,11 @@ struct Checkpoint: Hashable {
     object["pages"] = .number(String(pages))
     object["items"] = .number(String(items))
     if let fromToken {
-      var journal = SyncJournal.json(
-        SyncJournal.Record(fromToken: fromToken, toToken: nextPageToken, upserted: upserted, deleted: deleted)
-      ).objectValue ?? JSONObject()
+      var journal =
+        SyncJournal.json(
+          SyncJournal.Record(
+            fromToken: fromToken, toToken: nextPageToken, upserted: upserted, deleted: deleted)
+        ).objectValue ?? JSONObject()
       journal["to"] = nil
       object["journal"] = .object(journal)
     }

@@ -183,7 +183,9 @@ final class MirrorStore {
   }
 
   /// Ends a sync: flushes, writes the manifest (the new token) last, then drops the checkpoint.
-  func finish(with manifest: Manifest, journal record: SyncJournal.Record?, report: JSONValue) throws(MirrorError) {
+  func finish(with manifest: Manifest, journal record: SyncJournal.Record?, report: JSONValue)
+    throws(MirrorError)
+  {
     try index.flush(using: &fileSystem)
     if let record { try SyncJournal(layout: layout).append(record, fileSystem: &fileSystem) }
     try fileSystem.syncFileSystem(of: layout.root)

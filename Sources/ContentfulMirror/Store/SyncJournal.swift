@@ -44,7 +44,9 @@ struct SyncJournal {
 
   /// The net changes since `token`, or `nil` when the journal does not reach back that far.
   /// The current token gives empty changes.
-  func changes(since token: String, currentToken: String, fileSystem: FileSystem) throws(MirrorError) -> Changes? {
+  func changes(since token: String, currentToken: String, fileSystem: FileSystem)
+    throws(MirrorError) -> Changes?
+  {
     if token == currentToken { return Changes(upserted: [], deleted: [:]) }
     var records: [Record] = []
     for name in try recordNames(fileSystem) {
@@ -71,12 +73,15 @@ struct SyncJournal {
   }
 
   private func recordNames(_ fileSystem: FileSystem) throws(MirrorError) -> [String] {
-    try fileSystem.contentsOfDirectory(directory).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
+    try fileSystem.contentsOfDirectory(directory).filter {
+      $0.hasSuffix(".json") && !$0.hasPrefix(".")
+    }
   }
 
   private func path(_ sequence: Int) -> String {
     let digits = String(sequence)
-    return directory + "/" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits + ".json"
+    return directory + "/" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+      + ".json"
   }
 
   /// The record as canonical JSON; keys are sorted so the same changes give the same bytes
@@ -102,7 +107,9 @@ struct SyncJournal {
     guard let to = value["to"]?.stringValue else { return nil }
     return Record(
       fromToken: value["from"]?.stringValue, toToken: to,
-      upserted: (value["upserted"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(ItemKey.init) },
+      upserted: (value["upserted"]?.arrayValue ?? []).compactMap {
+        $0.stringValue.flatMap(ItemKey.init)
+      },
       deleted: (value["deleted"]?.arrayValue ?? []).compactMap { removal in
         guard let key = removal["key"]?.stringValue.flatMap(ItemKey.init) else { return nil }
         return Removal(key: key, contentType: removal["contentType"]?.stringValue)

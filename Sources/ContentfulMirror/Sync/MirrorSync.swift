@@ -138,7 +138,9 @@ public struct MirrorSync: Sendable {
           case .deletion(let key):
             let contentType = try store.delete(key)
             deleted += 1
-            if fromToken != nil { journalRemovals.append(.init(key: key, contentType: contentType)) }
+            if fromToken != nil {
+              journalRemovals.append(.init(key: key, contentType: contentType))
+            }
           }
         }
         pages += 1
@@ -170,8 +172,11 @@ public struct MirrorSync: Sendable {
             documentsWritten: store.documentsWritten, documentsRemoved: store.documentsRemoved,
             rerendered: rerendered, staleRemoved: staleRemoved, locales: locales)
           var record: SyncJournal.Record? = SyncJournal.Record(
-            fromToken: fromToken, toToken: token, upserted: journalUpserts, deleted: journalRemovals)
-          if fromToken == token && journalUpserts.isEmpty && journalRemovals.isEmpty { record = nil }
+            fromToken: fromToken, toToken: token, upserted: journalUpserts, deleted: journalRemovals
+          )
+          if fromToken == token && journalUpserts.isEmpty && journalRemovals.isEmpty {
+            record = nil
+          }
           try store.finish(with: newManifest, journal: record, report: Self.report(summary))
           return summary
         }
