@@ -114,4 +114,66 @@ import Testing
     }
     #expect(server.requests.allSatisfy { !$0.target.contains(Self.token) })
   }
+
+  @Test func exportIsIdenticalAcrossTimeZonesLocalesAndUmasksAndMatchesTheGoldenTar() throws {
+    let work = try TemporaryDirectory("cli-export")
+    let mirror = work.appending("content")
+    _ = try runner.run(["sync", mirror, "--source", "sample-space", "--quiet"])
+    _ = try runner.run(["sync", mirror, "--quiet"])
+    var tokyo = runner
+    tokyo.environment["TZ"] = "Asia/Tokyo"
+    tokyo.environment["LANG"] = "de_DE.UTF-8"
+    var utc = runner
+    utc.environment["TZ"] = "UTC"
+    utc.environment["LANG"] = "C"
+    for format in ["tar", "tar.gz", "tar.zst", "tar.xz", "zip"] {
+      let first = try tokyo.run(["export", mirror, "-o", work.appending("a.\(format)")])
+      let second = try utc.runShell(
+        "umask 077; exec \"$0\" export \"$1\" -o \"$2\"", [mirror, work.appending("b.\(format)")])
+      #expect(first.status == 0 && second.status == 0, "\(first.error) \(second.error)")
+      let a = FileManager.default.contents(atPath: work.appending("a.\(format)"))
+      let b = FileManager.default.contents(atPath: work.appending("b.\(format)"))
+      #expect(a != nil && a == b, "\(format) differs")
+    }
+    let golden = RepositoryPaths.root + "/Tests/MirrorCLITests/Fixtures/sample-mirror.tar"
+    let tar = try #require(FileManager.default.contents(atPath: work.appending("a.tar")))
+    if ProcessInfo.processInfo.environment["CONTENTFUL_MIRROR_RECORD_GOLDEN"] == "1" {
+      try tar.write(to: URL(fileURLWithPath: golden))
+    }
+    #expect(
+      FileManager.default.contents(atPath: golden) == tar,
+      "the uncompressed tar differs from the golden one")
+  }
+
+  @Test func exportAndRestoreRoundTripThroughTheCommandLine() throws {
+    let work = try TemporaryDirectory("cli-roundtrip")
+    let mirror = work.appending("content")
+    _ = try runner.run(["sync", mirror, "--source", "sample-space", "--quiet"])
+    let early = try runner.run(["export", mirror, "-o", work.appending("early.tar.gz")])
+    #expect(early.status == 0 && early.error.contains("exported 20 items"))
+    let manifestBefore = work.appending("manifest-before.json")
+    try FileManager.default.copyItem(atPath: mirror + "/manifest.json", toPath: manifestBefore)
+    _ = try runner.run(["sync", mirror, "--quiet"])
+    let bundle = try runner.run([
+      "export", mirror, "-o", work.appending("changes.tar.gz"), "--since", manifestBefore,
+    ])
+    #expect(bundle.status == 0 && bundle.error.contains("2 deletions"), "\(bundle.error)")
+    let restored = work.appending("restored")
+    let restore = try runner.run(["restore", work.appending("early.tar.gz"), restored])
+    #expect(restore.status == 0, "\(restore.error)")
+    let apply = try runner.run(["restore", "--apply", work.appending("changes.tar.gz"), restored])
+    #expect(apply.status == 0 && apply.output.contains("2 deleted"), "\(apply.error)")
+    let exclude: (String) -> Bool = {
+      $0.hasPrefix(".mirror/lock") || $0 == ".mirror/last-sync.json"
+    }
+    #expect(
+      DirectoryTree(root: restored, excluding: exclude).differences(
+        from: DirectoryTree(root: mirror, excluding: exclude)) == [])
+    let again = try runner.run(["restore", work.appending("early.tar.gz"), restored])
+    #expect(again.status == 1 && again.error.contains("--force"))
+    let noOutput = try runner.run(["export", mirror])
+    #expect(noOutput.status == 64)
+    let stdoutWithoutFormat = try runner.run(["export", mirror, "-o", "-"])
+    #expect(stdoutWithoutFormat.status == 64 && stdoutWithoutFormat.error.contains("--format"))
+  }
 }

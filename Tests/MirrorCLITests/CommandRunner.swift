@@ -24,8 +24,17 @@ struct CommandRunner {
   var directory = RepositoryPaths.root
 
   func run(_ arguments: [String]) throws -> Result {
+    try launch(Self.executable, arguments)
+  }
+
+  /// Runs `script` with `/bin/sh -c`, `$0` being the executable and `$1`… the arguments.
+  func runShell(_ script: String, _ arguments: [String]) throws -> Result {
+    try launch(URL(fileURLWithPath: "/bin/sh"), ["-c", script, Self.executable.path] + arguments)
+  }
+
+  private func launch(_ executable: URL, _ arguments: [String]) throws -> Result {
     let process = Process()
-    process.executableURL = Self.executable
+    process.executableURL = executable
     process.arguments = arguments
     process.environment = environment
     process.currentDirectoryURL = URL(fileURLWithPath: directory)

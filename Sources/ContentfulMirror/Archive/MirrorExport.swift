@@ -34,6 +34,12 @@ public struct MirrorExport: Sendable {
             ?? "\(options.format.rawValue) is not compressed: --level does not apply")
       }
     }
+    if options.format == .zip {
+      // Zip stores DOS timestamps in local time: pin the process's zone so the bytes do not
+      // depend on where the export runs. (A process-wide setting; tar formats need none.)
+      setenv("TZ", "UTC0", 1)
+      tzset()
+    }
     var fileSystem = FileSystem()
     guard try fileSystem.isRealDirectory(layout.privateDirectory) else {
       throw MirrorError(
