@@ -25,6 +25,14 @@ public struct DirectoryTree: Equatable, Sendable {
     DirectoryTree(root: root) { $0 == ".mirror/lock" || $0 == ".mirror/last-sync.json" }
   }
 
+  /// The mirror's state without its history (the sync journal), for comparing mirrors that
+  /// reached the same state by different routes.
+  public static func content(at root: String) -> DirectoryTree {
+    DirectoryTree(root: root) {
+      $0 == ".mirror/lock" || $0 == ".mirror/last-sync.json" || $0.hasPrefix(".mirror/journal/")
+    }
+  }
+
   /// Writes the tree under `root` (replacing what is there), for re-recording golden trees.
   public func write(to root: String) throws {
     try? FileManager.default.removeItem(atPath: root)
