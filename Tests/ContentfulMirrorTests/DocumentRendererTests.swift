@@ -1,3 +1,5 @@
+import Foundation
+import MirrorTestSupport
 import Testing
 
 @testable import ContentfulMirror
@@ -93,5 +95,75 @@ import Testing
         SpaceLocale(code: "b", fallbackCode: "a"),
       ], contentTypes: [])
     #expect(cyclic.chain(for: "a").codes == ["a", "b"])
+  }
+}
+
+/// The fast encoder must give exactly the bytes of the reference renderer plus canonical writer.
+@Suite struct DocumentEncodingTests {
+  static func sampleItems() throws -> (SpaceModel, [SyncedItem]) {
+    let root = RepositoryPaths.sampleSpace
+    var items: [SyncedItem] = []
+    for name in ["initial", "initial-p2", "initial-p3", "delta-1"] {
+      let page = try SyncPage(
+        decoding: Array(try Data(contentsOf: URL(fileURLWithPath: "\(root)/sync/\(name).json"))))
+      for case .upsert(let item) in page.items { items.append(item) }
+    }
+    let locales = try #require(
+      try JSONReader().read(
+        Array(try Data(contentsOf: URL(fileURLWithPath: root + "/locales.json"))))["items"]?
+        .arrayValue)
+    let types = try #require(
+      try JSONReader().read(
+        Array(try Data(contentsOf: URL(fileURLWithPath: root + "/content_types.json"))))["items"]?
+        .arrayValue)
+    let model = SpaceModel(
+      locales: locales.compactMap { locale in
+        locale["code"]?.stringValue.map {
+          SpaceLocale(
+            code: $0, isDefault: locale["default"] == true,
+            fallbackCode: locale["fallbackCode"]?.stringValue)
+        }
+      },
+      contentTypes: types.compactMap { type in
+        type["sys"]?["id"]?.stringValue.map { id in
+          ContentTypeSummary(
+            id: id,
+            fields: (type["fields"]?.arrayValue ?? []).compactMap { field in
+              field["id"]?.stringValue.map {
+                .init(id: $0, type: "", localized: field["localized"] == true)
+              }
+            })
+        }
+      })
+    return (model, items)
+  }
+
+  @Test func encodedDocumentsEqualTheCanonicalEncodingOfTheReferenceRendering() throws {
+    let (model, items) = try Self.sampleItems()
+    #expect(items.count == 25)
+    let renderer = DocumentRenderer(model: model)
+    let locales = model.locales.map(\.code) + ["xx-UNKNOWN"]
+    for item in items {
+      let fast = renderer.encodedDocuments(for: item, locales: locales)
+      for (locale, bytes) in zip(locales, fast) {
+        let reference = CanonicalJSON.encode(renderer.document(for: item, locale: locale))
+        #expect(bytes == reference, "\(item.key) in \(locale)")
+      }
+    }
+  }
+
+  @Test func itemsWithExtraTopLevelKeysOrNoFieldsEncodeTheSame() throws {
+    let text =
+      #"{"sys": {"id": "a", "type": "Asset"}, "extra": {"b": [1, "x"]}, "fields": {"t": {"fr-FR": null}}}"#
+    let item = try SyncedItem(raw: #require(try JSONReader().read(text).objectValue), kind: .asset)
+    let model = SpaceModel(
+      locales: [SpaceLocale(code: "en-US", isDefault: true), SpaceLocale(code: "fr-FR")],
+      contentTypes: [])
+    let renderer = DocumentRenderer(model: model)
+    for (locale, bytes) in zip(
+      ["en-US", "fr-FR"], renderer.encodedDocuments(for: item, locales: ["en-US", "fr-FR"]))
+    {
+      #expect(bytes == CanonicalJSON.encode(renderer.document(for: item, locale: locale)))
+    }
   }
 }

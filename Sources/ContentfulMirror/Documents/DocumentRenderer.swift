@@ -7,7 +7,7 @@
 public struct DocumentRenderer: Sendable {
   public let model: SpaceModel
   private let chains: [String: LocaleChain]
-  private let defaultLocale: String
+  let defaultLocale: String
 
   public init(model: SpaceModel) {
     self.model = model
@@ -17,9 +17,14 @@ public struct DocumentRenderer: Sendable {
     self.chains = chains
   }
 
+  /// The fallback chain of `locale` (just the locale itself when the space does not know it).
+  func chain(for locale: String) -> LocaleChain {
+    chains[locale] ?? LocaleChain(codes: [locale])
+  }
+
   /// The single-locale document of `item` in `locale`.
   public func document(for item: SyncedItem, locale: String) -> JSONValue {
-    let chain = chains[locale] ?? LocaleChain(codes: [locale])
+    let chain = chain(for: locale)
     let contentType = item.contentTypeID.flatMap { model.contentTypes[$0] }
     var fields = JSONObject()
     for member in item.raw["fields"]?.objectValue?.members ?? [] {

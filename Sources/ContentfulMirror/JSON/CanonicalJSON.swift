@@ -13,13 +13,48 @@ public enum CanonicalJSON {
     return output
   }
 
+  /// The compact canonical bytes of `value`: the same key order and escapes, no whitespace,
+  /// ending in a newline. For the mirror's private files, where size matters and nobody diffs.
+  public static func encodeCompact(_ value: JSONValue) -> [UInt8] {
+    var output: [UInt8] = []
+    output.reserveCapacity(2048)
+    writeCompact(value, to: &output)
+    output.append(0x0A)
+    return output
+  }
+
+  private static func writeCompact(_ value: JSONValue, to output: inout [UInt8]) {
+    switch value {
+    case .array(let elements):
+      output.append(UInt8(ascii: "["))
+      for (index, element) in elements.enumerated() {
+        if index > 0 { output.append(UInt8(ascii: ",")) }
+        writeCompact(element, to: &output)
+      }
+      output.append(UInt8(ascii: "]"))
+    case .object(let object):
+      output.append(UInt8(ascii: "{"))
+      for (index, member) in object.members.enumerated() {
+        if index > 0 { output.append(UInt8(ascii: ",")) }
+        writeString(member.key, to: &output)
+        output.append(UInt8(ascii: ":"))
+        writeCompact(member.value, to: &output)
+      }
+      output.append(UInt8(ascii: "}"))
+    default:
+      write(value, indent: 0, to: &output)
+    }
+  }
+
   /// Appends the canonical bytes of `value`, ending in a newline, to `output`.
   public static func append(_ value: JSONValue, to output: inout [UInt8]) {
     write(value, indent: 0, to: &output)
     output.append(0x0A)
   }
 
-  private static func write(_ value: JSONValue, indent: Int, to output: inout [UInt8]) {
+  /// Appends `value` as it appears nested `indent` levels deep (no trailing newline), so
+  /// renderers can splice pre-encoded values into larger documents.
+  static func write(_ value: JSONValue, indent: Int, to output: inout [UInt8]) {
     switch value {
     case .null: output.append(contentsOf: "null".utf8)
     case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
@@ -51,31 +86,54 @@ public enum CanonicalJSON {
     }
   }
 
-  private static func newline(_ indent: Int, _ output: inout [UInt8]) {
+  private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 128)
+
+  static func newline(_ indent: Int, _ output: inout [UInt8]) {
     output.append(0x0A)
-    output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
+    var remaining = indent * 2
+    while remaining > 0 {
+      let count = min(remaining, spaces.count)
+      output.append(contentsOf: spaces[0..<count])
+      remaining -= count
+    }
   }
 
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-  private static func writeString(_ string: String, to output: inout [UInt8]) {
+  static func writeString(_ string: String, to output: inout [UInt8]) {
     output.append(UInt8(ascii: "\""))
-    for byte in string.utf8 {
-      switch byte {
-      case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
-      case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
-      case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-      case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-      case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-      case 0x08: output.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-      case 0x0C: output.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-      case 0..<0x20:
-        output.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30])
-        output.append(hexDigits[Int(byte >> 4)])
-        output.append(hexDigits[Int(byte & 0xF)])
-      default: output.append(byte)
+    var string = string
+    string.withUTF8 { bytes in
+      // Copy runs that need no escaping in one go; only `"`, `\` and controls are escaped.
+      var runStart = 0
+      for index in 0..<bytes.count {
+        let byte = bytes[index]
+        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+          continue
+        }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+        appendEscape(byte, to: &output)
+        runStart = index + 1
       }
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
     }
     output.append(UInt8(ascii: "\""))
   }
+
+  private static func appendEscape(_ byte: UInt8, to output: inout [UInt8]) {
+    switch byte {
+    case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
+    case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
+    case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+    case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+    case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+    case 0x08: output.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+    case 0x0C: output.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+    default:
+      output.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30])
+      output.append(hexDigits[Int(byte >> 4)])
+      output.append(hexDigits[Int(byte & 0xF)])
+    }
+  }
+
 }

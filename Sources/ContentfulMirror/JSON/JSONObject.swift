@@ -84,10 +84,26 @@ public struct JSONObject: Sendable, Hashable {
 
   /// Code point order, which for UTF-8 is plain byte order.
   static func precedes(_ lhs: String, _ rhs: String) -> Bool {
-    lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+    compare(lhs, rhs) < 0
   }
 
   static func bytesEqual(_ lhs: String, _ rhs: String) -> Bool {
-    lhs.utf8.elementsEqual(rhs.utf8)
+    lhs.utf8.count == rhs.utf8.count && compare(lhs, rhs) == 0
+  }
+
+  /// memcmp-style comparison of the UTF-8 bytes (native strings are contiguous UTF-8).
+  private static func compare(_ lhs: String, _ rhs: String) -> Int {
+    let result = lhs.utf8.withContiguousStorageIfAvailable { left in
+      rhs.utf8.withContiguousStorageIfAvailable { right -> Int in
+        let common = min(left.count, right.count)
+        for index in 0..<common where left[index] != right[index] {
+          return left[index] < right[index] ? -1 : 1
+        }
+        return left.count - right.count
+      }
+    }
+    if let result = result.flatMap({ $0 }) { return result }
+    if lhs.utf8.elementsEqual(rhs.utf8) { return 0 }
+    return lhs.utf8.lexicographicallyPrecedes(rhs.utf8) ? -1 : 1
   }
 }

@@ -29,7 +29,10 @@ public struct ItemKey: Sendable, Hashable, Comparable, CustomStringConvertible {
 
   public var description: String { "\(kind.rawValue):\(id)" }
 
+  /// The order of the textual forms (`Asset:…` before `Entry:…`, then ids by byte), without
+  /// building them.
   public static func < (lhs: ItemKey, rhs: ItemKey) -> Bool {
-    lhs.description.utf8.lexicographicallyPrecedes(rhs.description.utf8)
+    if lhs.kind != rhs.kind { return lhs.kind < rhs.kind }
+    return JSONObject.precedes(lhs.id, rhs.id)
   }
 }

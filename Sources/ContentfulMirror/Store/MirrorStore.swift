@@ -74,12 +74,31 @@ final class MirrorStore {
       try removeDocuments(of: item.key, contentType: old.contentType)
     }
     try fileSystem.writeAtomically(
-      CanonicalJSON.encode(.object(item.raw)), to: layout.rawItemPath(for: item.key))
+      CanonicalJSON.encodeCompact(.object(item.raw)), to: layout.rawItemPath(for: item.key))
     try writeDocuments(of: item, renderer: renderer, locales: locales)
-    let row = IndexStore.ItemRow(
+    try index.upsert(item.key, row: Self.row(for: item), fileSystem: fileSystem)
+  }
+
+  private static func row(for item: SyncedItem) -> IndexStore.ItemRow {
+    IndexStore.ItemRow(
       contentType: item.contentTypeID, revision: item.revision, updatedAt: item.updatedAt,
       linksTo: LinkExtractor.targets(of: item))
-    try index.upsert(item.key, row: row, fileSystem: fileSystem)
+  }
+
+  /// Re-derives the (uncommitted) index rows of every raw snapshot on disk: how an initial sync
+  /// that stopped before its index was written resumes without refetching what it had.
+  func rebuildIndexFromSnapshots() throws(MirrorError) -> Int {
+    var count = 0
+    for kind in ItemKind.allCases {
+      for name in try fileSystem.contentsOfDirectory(layout.rawItemsDirectory(kind))
+      where name.hasSuffix(".json") && !name.hasPrefix(".") {
+        let key = ItemKey(kind, String(name.dropLast(5)))
+        guard Identifier.isValid(key.id), let item = try rawItem(key) else { continue }
+        try index.upsert(key, row: Self.row(for: item), fileSystem: fileSystem)
+        count += 1
+      }
+    }
+    return count
   }
 
   /// Removes every document, the raw snapshot and the index rows of `key`. Removing an item that
@@ -104,10 +123,10 @@ final class MirrorStore {
   private func writeDocuments(of item: SyncedItem, renderer: DocumentRenderer, locales: [String])
     throws(MirrorError)
   {
-    for locale in locales {
-      let document = renderer.document(for: item, locale: locale)
+    let documents = renderer.encodedDocuments(for: item, locales: locales)
+    for (locale, bytes) in zip(locales, documents) {
       let path = layout.documentPath(for: item.key, contentType: item.contentTypeID, locale: locale)
-      try fileSystem.writeAtomically(CanonicalJSON.encode(document), to: path)
+      try fileSystem.writeAtomically(bytes, to: path)
       documentsWritten += 1
     }
   }
@@ -176,8 +195,12 @@ final class MirrorStore {
   // MARK: Commit points
 
   /// Makes everything applied so far durable, then records `checkpoint`.
-  func commit(_ checkpoint: Checkpoint) throws(MirrorError) {
-    try index.flush(using: &fileSystem)
+  ///
+  /// - Parameter flushIndex: Write the changed index shards too. An initial sync passes `false`:
+  ///   every shard would be rewritten at every commit point, so it writes the index once at the
+  ///   end and, if interrupted, re-derives it from the raw snapshots on resume.
+  func commit(_ checkpoint: Checkpoint, flushIndex: Bool = true) throws(MirrorError) {
+    if flushIndex { try index.flush(using: &fileSystem) }
     try fileSystem.syncFileSystem(of: layout.root)
     try fileSystem.writeAtomically(CanonicalJSON.encode(checkpoint.json), to: layout.checkpoint)
   }

@@ -116,7 +116,10 @@ public struct MirrorSync: Sendable {
       }
     var pages = checkpoint?.pages ?? 0
     var totalItems = checkpoint?.items ?? 0
-    if let checkpoint { progress(.resumed(pages: checkpoint.pages)) }
+    if let checkpoint {
+      if checkpoint.isInitial { _ = try store.rebuildIndexFromSnapshots() }
+      progress(.resumed(pages: checkpoint.pages))
+    }
     var upserted = 0
     var deleted = 0
     var seen = Set<ItemKey>()
