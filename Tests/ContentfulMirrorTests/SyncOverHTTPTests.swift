@@ -320,4 +320,33 @@ import Testing
     #expect(rebuilt.initial && rebuilt.upserted == 20)
     #expect(try document("manifest.json")["syncToken"] == "delta-1")
   }
+
+  @Test func anInterruptedDeltaResumesAndItsJournalRecordsEveryPage() async throws {
+    try await sync()
+    // Split the recorded delta over two pages, and drop the connection on the second.
+    let deltaPath = recording.appending("sync/delta-1.json")
+    var delta = try #require(
+      try JSONReader().read(Array(try Data(contentsOf: URL(fileURLWithPath: deltaPath))))
+        .objectValue)
+    let items = try #require(delta["items"]?.arrayValue)
+    var second = delta
+    delta["items"] = .array(Array(items.prefix(3)))
+    delta["nextSyncUrl"] = nil
+    delta["nextPageUrl"] =
+      "https://cdn.contentful.com/spaces/mirrorsample01/environments/master/sync?sync_token=delta-1b"
+    second["items"] = .array(Array(items.dropFirst(3)))
+    try Data(CanonicalJSON.encode(.object(delta))).write(to: URL(fileURLWithPath: deltaPath))
+    try Data(CanonicalJSON.encode(.object(second))).write(
+      to: URL(fileURLWithPath: recording.appending("sync/delta-1b.json")))
+    server.inject { request, _ in request.query["sync_token"] == "delta-1b" ? .drop : nil }
+    await #expect(throws: SyncError.self) { try await sync(SyncOptions(pagesPerCheckpoint: 1)) }
+    #expect(try document("manifest.json")["syncToken"] == "delta-1")
+    server.inject(nil)
+    let resumed = try await sync(SyncOptions(pagesPerCheckpoint: 1))
+    #expect(resumed.upserted + resumed.deleted == 4)  // the second page only
+    #expect(try document("manifest.json")["syncToken"] == "delta-2")
+    let changes = try SyncJournal(layout: MirrorLayout(root: mirror.path)).changes(
+      since: "delta-1", currentToken: "delta-2", fileSystem: FileSystem())
+    #expect(changes?.upserted.count == 5 && changes?.deleted.count == 2)
+  }
 }

@@ -153,12 +153,14 @@ public struct MirrorSync: Sendable {
         case .nextPage(let token):
           request = .sync(token: token)
           if pages % max(options.pagesPerCheckpoint, 1) == 0 {
-            try store.commit(
-              Checkpoint(
-                isInitial: isInitial, isFull: isFull, space: target.space,
-                environment: target.environment,
-                host: target.host, localeFilter: filter, nextPageToken: token, pages: pages,
-                items: totalItems))
+            var checkpoint = Checkpoint(
+              isInitial: isInitial, isFull: isFull, space: target.space,
+              environment: target.environment, host: target.host, localeFilter: filter,
+              nextPageToken: token, pages: pages, items: totalItems)
+            checkpoint.fromToken = fromToken
+            checkpoint.upserted = journalUpserts
+            checkpoint.deleted = journalRemovals
+            try store.commit(checkpoint, flushIndex: !isInitial)
           }
         case .nextSync(let token):
           var staleRemoved = 0
