@@ -13,6 +13,7 @@ struct SyncCommand {
       arguments,
       valued: [
         "--space", "--environment", "--host", "--source", "--locale", "--token-file", "--token",
+        "--encoders",
       ],
       flags: ["--full", "--all-locales", "--quiet", "--help", "-h"])
     if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
@@ -32,6 +33,12 @@ struct SyncCommand {
       space: parsed.value("--space"), environment: parsed.value("--environment"),
       host: parsed.value("--host"), locales: parsed.values("--locale"),
       allLocales: parsed.flags.contains("--all-locales"), full: parsed.flags.contains("--full"))
+    if let writers = parsed.value("--encoders") {
+      guard let count = Int(writers), (1...16).contains(count) else {
+        throw UsageError("--encoders needs a number from 1 to 16")
+      }
+      options.encoderThreads = count
+    }
     let sync = MirrorSync(directory: directory)
     let source: any SpaceSource
     if let recording = parsed.value("--source") {

@@ -15,8 +15,20 @@ import CSystem
 struct FileSystem {
   /// Directories known to exist as real directories during this run.
   private var knownDirectories: Set<String> = []
+  /// The mirror root the user chose: it and its ancestors are not checked for links.
+  private var trustedRoot: String?
 
   init() {}
+
+  /// A cursor for work inside the mirror at `root`, which ``makeRoot(_:)`` already created.
+  init(trustingRoot root: String) {
+    trustedRoot = root
+  }
+
+  private func isTrusted(_ path: String) -> Bool {
+    guard let trustedRoot else { return false }
+    return trustedRoot == path || trustedRoot.hasPrefix(path + "/")
+  }
 
   // MARK: Reading
 
@@ -108,7 +120,16 @@ struct FileSystem {
     let parent = Self.parent(of: path)
     try makeDirectory(parent)
     let temporary = parent + "/." + Self.lastComponent(of: path) + ".tmp"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    var fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    if fd < 0 && errno == ENOENT {
+      // Another cursor removed a directory this one remembered: forget and recreate it.
+      var directory = parent
+      while !directory.isEmpty && knownDirectories.remove(directory) != nil {
+        directory = Self.parent(of: directory)
+      }
+      try makeDirectory(parent)
+      fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    }
     guard fd >= 0 else { throw Self.error("cannot create", temporary, errno) }
     var written = 0
     let failure: Int32? = bytes.withUnsafeBytes { buffer in
@@ -155,12 +176,13 @@ struct FileSystem {
       }
     }
     knownDirectories.insert(path)
+    trustedRoot = path
   }
 
   /// Creates `path` and its parents below the root as real directories; refuses a symbolic link
   /// or a file standing where a directory belongs.
   mutating func makeDirectory(_ path: String) throws(MirrorError) {
-    if path.isEmpty || knownDirectories.contains(path) { return }
+    if path.isEmpty || knownDirectories.contains(path) || isTrusted(path) { return }
     try makeDirectory(Self.parent(of: path))
     if mkdir(path, 0o755) == 0 {
       knownDirectories.insert(path)
@@ -177,7 +199,7 @@ struct FileSystem {
   ///
   /// - Throws: ``MirrorError`` `.unsafePath` when a component is a symbolic link or a file.
   mutating func isRealDirectory(_ path: String) throws(MirrorError) -> Bool {
-    if path.isEmpty || knownDirectories.contains(path) { return true }
+    if path.isEmpty || knownDirectories.contains(path) || isTrusted(path) { return true }
     guard try isRealDirectory(Self.parent(of: path)) else { return false }
     var info = stat()
     guard lstat(path, &info) == 0 else {

@@ -11,10 +11,10 @@
 /// ``flush(using:)`` at commit points.
 final class IndexStore {
   /// One item's row.
-  struct ItemRow: Hashable {
-    var contentType: String?
-    var revision: Int?
-    var updatedAt: String?
+  struct ItemRow: Hashable, Sendable {
+    var contentType: String? = nil
+    var revision: Int? = nil
+    var updatedAt: String? = nil
     var linksTo: [ItemKey]
   }
 

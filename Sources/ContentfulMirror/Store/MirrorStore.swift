@@ -66,17 +66,37 @@ final class MirrorStore {
 
   // MARK: Applying items
 
-  /// Writes `item`'s raw snapshot and one document per locale, and updates its index row.
-  func upsert(_ item: SyncedItem, renderer: DocumentRenderer, locales: [String]) throws(MirrorError)
-  {
-    let old = try index.row(for: item.key, fileSystem: fileSystem)
-    if let old, old.contentType != item.contentTypeID {
-      try removeDocuments(of: item.key, contentType: old.contentType)
+  /// Where documents and raw snapshots are written, in the background.
+  private lazy var writeQueue = FileWriteQueue(root: layout.root)
+
+  /// How many threads encode a page's items (files are written by one thread).
+  var encoderThreads = 2
+
+  /// Encodes the raw snapshots and documents of a page's items on ``encoderThreads`` threads,
+  /// queues their files for writing, and updates their index rows in page order. The files are
+  /// written while the caller goes on to the next page; ``commit(_:flushIndex:)`` waits for them.
+  func upsert(_ items: [SyncedItem], renderer: DocumentRenderer, locales: [String]) throws {
+    for item in items {
+      if let old = try index.row(for: item.key, fileSystem: fileSystem),
+        old.contentType != item.contentTypeID
+      {
+        try writeQueue.drain()
+        try removeDocuments(of: item.key, contentType: old.contentType)
+      }
     }
-    try fileSystem.writeAtomically(
-      CanonicalJSON.encodeCompact(.object(item.raw)), to: layout.rawItemPath(for: item.key))
-    try writeDocuments(of: item, renderer: renderer, locales: locales)
-    try index.upsert(item.key, row: Self.row(for: item), fileSystem: fileSystem)
+    let encoded = ItemEncoder(layout: layout, renderer: renderer, locales: locales)
+      .encode(items, threads: encoderThreads)
+    try writeQueue.drain()  // one page in flight: memory stays bounded
+    writeQueue.submit(encoded.flatMap(\.files))
+    documentsWritten += items.count * locales.count
+    for (item, encodedItem) in zip(items, encoded) {
+      try index.upsert(item.key, row: encodedItem.row, fileSystem: fileSystem)
+    }
+  }
+
+  /// Waits for queued writes (before reading or removing files, and at commit points).
+  func drainWrites() throws(MirrorError) {
+    try writeQueue.drain()
   }
 
   private static func row(for item: SyncedItem) -> IndexStore.ItemRow {
@@ -107,6 +127,7 @@ final class MirrorStore {
   /// - Returns: The content type the item had, when it was an entry the mirror knew.
   @discardableResult
   func delete(_ key: ItemKey) throws(MirrorError) -> String? {
+    try writeQueue.drain()
     var contentType = try index.row(for: key, fileSystem: fileSystem)?.contentType
     if contentType == nil, key.kind == .entry {
       // Written by a sync that stopped before its index rows were committed.
@@ -179,6 +200,7 @@ final class MirrorStore {
 
   /// Deletes every item of the mirror not in `keep` (the end of a `--full` sync).
   func deleteItems(notIn keep: Set<ItemKey>) throws(MirrorError) -> Int {
+    try writeQueue.drain()
     try index.flush(using: &fileSystem)
     var stale = Set(try index.allKeys(fileSystem: fileSystem)).subtracting(keep)
     for kind in ItemKind.allCases {
@@ -200,6 +222,7 @@ final class MirrorStore {
   ///   every shard would be rewritten at every commit point, so it writes the index once at the
   ///   end and, if interrupted, re-derives it from the raw snapshots on resume.
   func commit(_ checkpoint: Checkpoint, flushIndex: Bool = true) throws(MirrorError) {
+    try writeQueue.drain()
     if flushIndex { try index.flush(using: &fileSystem) }
     try fileSystem.syncFileSystem(of: layout.root)
     try fileSystem.writeAtomically(CanonicalJSON.encode(checkpoint.json), to: layout.checkpoint)
@@ -209,6 +232,7 @@ final class MirrorStore {
   func finish(with manifest: Manifest, journal record: SyncJournal.Record?, report: JSONValue)
     throws(MirrorError)
   {
+    try writeQueue.drain()
     try index.flush(using: &fileSystem)
     if let record { try SyncJournal(layout: layout).append(record, fileSystem: &fileSystem) }
     try fileSystem.syncFileSystem(of: layout.root)
@@ -225,6 +249,7 @@ final class MirrorStore {
 
   /// Removes everything the mirror wrote, before a `--full` sync into a damaged mirror.
   func removeAllContent() throws(MirrorError) {
+    try writeQueue.drain()
     index.discardChanges()
     for path in [
       layout.entriesDirectory, layout.assetsDirectory, layout.indexDirectory,

@@ -68,6 +68,7 @@ public struct MirrorSync: Sendable {
   ) async throws -> SyncSummary {
     let target = try target(for: options)
     let store = try MirrorStore(layout: layout)
+    store.encoderThreads = options.encoderThreads
     var manifest: Manifest?
     do {
       manifest = try store.readManifest()
@@ -131,11 +132,12 @@ public struct MirrorSync: Sendable {
     do {
       while true {
         let page = try SyncPage(decoding: try await source.fetch(request))
+        // Keys within a page are distinct, so upserts can go as one parallel batch.
+        var batch: [SyncedItem] = []
         for item in page.items {
           switch item {
           case .upsert(let synced):
-            try store.upsert(synced, renderer: renderer, locales: locales)
-            upserted += 1
+            batch.append(synced)
             if isFull { seen.insert(synced.key) }
             if fromToken != nil { journalUpserts.append(synced.key) }
           case .deletion(let key):
@@ -146,6 +148,8 @@ public struct MirrorSync: Sendable {
             }
           }
         }
+        try store.upsert(batch, renderer: renderer, locales: locales)
+        upserted += batch.count
         pages += 1
         totalItems += page.items.count
         progress(.pageApplied(page: pages, items: page.items.count, totalItems: totalItems))
@@ -187,6 +191,7 @@ public struct MirrorSync: Sendable {
         }
       }
     } catch {
+      try? store.drainWrites()
       store.discardUncommitted()
       throw error
     }

@@ -12,10 +12,14 @@ public struct SyncOptions: Sendable, Hashable {
   public var full: Bool
   /// Pages between two commit points of a long sync.
   public var pagesPerCheckpoint: Int
+  /// Threads that encode a page's documents; files are always created by one thread, which
+  /// measured fastest (two threads creating files multiplied system time on ext4).
+  public var encoderThreads: Int
 
   public init(
     space: String? = nil, environment: String? = nil, host: String? = nil, locales: [String]? = nil,
-    allLocales: Bool = false, full: Bool = false, pagesPerCheckpoint: Int = 20
+    allLocales: Bool = false, full: Bool = false, pagesPerCheckpoint: Int = 20,
+    encoderThreads: Int = 2
   ) {
     self.space = space
     self.environment = environment
@@ -24,6 +28,7 @@ public struct SyncOptions: Sendable, Hashable {
     self.allLocales = allLocales
     self.full = full
     self.pagesPerCheckpoint = pagesPerCheckpoint
+    self.encoderThreads = encoderThreads
   }
 
   /// The default environment.
