@@ -38,7 +38,14 @@ let package = Package(
     ),
     .target(
       name: "MirrorTestSupport",
-      dependencies: ["ContentfulMirror"],
+      dependencies: ["ContentfulMirror", "CArchive"],
+      swiftSettings: strictSettings
+    ),
+    // `swift run -c release contentful-mirror-bench`: see CONTRIBUTING.md.
+    .executableTarget(
+      name: "contentful-mirror-bench",
+      dependencies: ["ContentfulMirror", "MirrorTestSupport"],
+      path: "Sources/MirrorBenchmark",
       swiftSettings: strictSettings
     ),
     .testTarget(

@@ -1,0 +1,190 @@
+import ContentfulMirror
+import Foundation
+
+// contentful-mirror-bench: the project's benchmark. Run it in a release build:
+//   swift run -c release contentful-mirror-bench [--entries 20000] [--assets N] [--locales 4]
+//     [--runs 3] [--seed 1] [--delta 100] [--work DIR] [--skip-export] [--keep]
+// It measures the real executable as a child process against a loopback CDA stand-in.
+
+var options: [String: String] = [:]
+var flags: Set<String> = []
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+  if ["--skip-export", "--keep"].contains(argument) {
+    flags.insert(argument)
+  } else if argument.hasPrefix("--"), let value = arguments.next() {
+    options[argument] = value
+  } else {
+    print(
+      "usage: contentful-mirror-bench [--entries N] [--assets N] [--locales N] [--runs N] [--seed N] [--delta N] [--work DIR] [--skip-export] [--keep]"
+    )
+    exit(64)
+  }
+}
+let entries = Int(options["--entries"] ?? "") ?? 20_000
+let assets = Int(options["--assets"] ?? "") ?? entries / 5
+let locales = Int(options["--locales"] ?? "") ?? 4
+let runs = max(1, Int(options["--runs"] ?? "") ?? 3)
+let seed = UInt64(options["--seed"] ?? "") ?? 1
+let deltaChanges = Int(options["--delta"] ?? "") ?? 100
+let work = options["--work"] ?? NSTemporaryDirectory() + "contentful-mirror-bench-\(getpid())"
+let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  .appendingPathComponent("contentful-mirror").path
+guard FileManager.default.isExecutableFile(atPath: executable) else {
+  print("build the tool first: swift build -c release (looked for \(executable))")
+  exit(1)
+}
+try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+let token = ["CONTENTFUL_ACCESS_TOKEN": "bench-token"]
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+func medianMeasurement(_ all: [Measurement]) -> Measurement {
+  Measurement(
+    wall: median(all.map(\.wall)), user: median(all.map(\.user)), system: median(all.map(\.system)),
+    maxRSSKilobytes: all.map(\.maxRSSKilobytes).max() ?? 0, status: all.map(\.status).max() ?? 0)
+}
+func check(_ measurement: Measurement, _ what: String) {
+  if measurement.status != 0 {
+    print("FAILED: \(what) exited \(measurement.status)")
+    exit(1)
+  }
+}
+var directoryCounter = 0
+/// A directory name never used before in this run: ext4 creates files in recently emptied
+/// inode groups much more slowly, so nothing measured reuses deleted space.
+@MainActor func freshDirectory(_ label: String) -> String {
+  directoryCounter += 1
+  return "\(work)/\(label)-\(directoryCounter)"
+}
+
+print(
+  "contentful-mirror-bench: \(entries) entries, \(assets) assets, \(locales) locales, seed \(seed), \(runs) runs, median reported"
+)
+var generationStart = ChildProcess.monotonicSeconds()
+var fullSpace = SyntheticSpace(entries: entries, assets: assets, locales: locales, seed: seed)
+let fullServer = try SpaceServer(space: &fullSpace, deltaChanges: deltaChanges)
+print(
+  String(
+    format: "space: %d pages, %.0f MB of JSON (served gzipped), generated in %.1f s",
+    fullServer.pageCount, Double(fullServer.payloadBytes) / 1e6,
+    ChildProcess.monotonicSeconds() - generationStart))
+
+func syncArguments(_ directory: String, _ server: SpaceServer) -> [String] {
+  ["sync", directory, "--space", SyntheticSpace.spaceID, "--host", server.baseURL, "--quiet"]
+}
+
+// 1. Initial sync.
+var mirrors: [String] = []
+var initial: [Measurement] = []
+for _ in 0..<runs {
+  let directory = freshDirectory("mirror")
+  let measurement = ChildProcess.run(
+    executable, syncArguments(directory, fullServer), environment: token)
+  check(measurement, "initial sync")
+  initial.append(measurement)
+  mirrors.append(directory)
+}
+let documents = (entries + assets) * locales
+let initialMedian = medianMeasurement(initial)
+
+// 2. The floor: tar -xf of the identical tree.
+var floor: Measurement?
+if let tar = ChildProcess.tool("tar") {
+  let archive = work + "/tree.tar"
+  check(ChildProcess.run(tar, ["-cf", archive, "-C", mirrors[0], "."]), "tar -cf")
+  var extractions: [Measurement] = []
+  for _ in 0..<runs {
+    let directory = freshDirectory("tarx")
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let measurement = ChildProcess.run(tar, ["-xf", archive, "-C", directory])
+    check(measurement, "tar -xf")
+    extractions.append(measurement)
+  }
+  floor = medianMeasurement(extractions)
+}
+
+// 3. Delta of `deltaChanges` entries on the full mirror.
+var deltas: [Measurement] = []
+for mirror in mirrors {
+  let measurement = ChildProcess.run(executable, ["sync", mirror, "--quiet"], environment: token)
+  check(measurement, "delta sync")
+  deltas.append(measurement)
+}
+let deltaMedian = medianMeasurement(deltas)
+
+// 4. The same delta on a 10x smaller mirror.
+var smallSpace = SyntheticSpace(
+  entries: max(entries / 10, 1), assets: max(assets / 10, 1), locales: locales, seed: seed)
+let smallServer = try SpaceServer(space: &smallSpace, deltaChanges: deltaChanges)
+var smallDeltas: [Measurement] = []
+for _ in 0..<runs {
+  let directory = freshDirectory("small")
+  check(
+    ChildProcess.run(executable, syncArguments(directory, smallServer), environment: token),
+    "small initial sync")
+  let measurement = ChildProcess.run(
+    executable, ["sync", directory, "--quiet"], environment: token)
+  check(measurement, "small delta sync")
+  smallDeltas.append(measurement)
+}
+let smallDeltaMedian = medianMeasurement(smallDeltas)
+
+// 5. Export against bsdtar on the same tree, format and level.
+var exportRows: [(String, Measurement, Measurement?)] = []
+if !flags.contains("--skip-export") {
+  let bsdtar = ChildProcess.tool("bsdtar")
+  let formats: [(name: String, ours: [String], theirs: [String])] = [
+    ("tar", [], ["--format", "pax"]),
+    (
+      "tar.gz", ["--level", "6"],
+      ["--format", "pax", "-z", "--options", "gzip:compression-level=6,gzip:!timestamp"]
+    ),
+    (
+      "tar.zst", ["--level", "3"],
+      ["--format", "pax", "--zstd", "--options", "zstd:compression-level=3"]
+    ),
+  ]
+  for format in formats {
+    var ours: [Measurement] = []
+    var theirs: [Measurement] = []
+    for run in 0..<runs {
+      let output = "\(work)/export-\(run).\(format.name)"
+      let measurement = ChildProcess.run(
+        executable, ["export", mirrors[0], "-o", output] + format.ours)
+      check(measurement, "export \(format.name)")
+      ours.append(measurement)
+      if let bsdtar {
+        let theirOutput = "\(work)/bsdtar-\(run).\(format.name)"
+        let other = ChildProcess.run(
+          bsdtar, ["-cf", theirOutput] + format.theirs + ["-C", mirrors[0], "."])
+        check(other, "bsdtar \(format.name)")
+        theirs.append(other)
+      }
+    }
+    exportRows.append(
+      (format.name, medianMeasurement(ours), theirs.isEmpty ? nil : medianMeasurement(theirs)))
+  }
+}
+
+print("")
+print(
+  String(
+    format: "initial sync      %@  (%.0f documents/s, %d documents)", initialMedian.description,
+    Double(documents) / initialMedian.wall, documents))
+if let floor {
+  print(String(format: "tar -xf (floor)   %@", floor.description))
+  print(
+    String(format: "  ratio initial sync / tar -xf: %.2fx wall", initialMedian.wall / floor.wall))
+}
+print(String(format: "delta %d, full    %@", deltaChanges, deltaMedian.description))
+print(String(format: "delta %d, 1/10    %@", deltaChanges, smallDeltaMedian.description))
+print(
+  String(format: "  ratio delta full / small: %.2fx wall", deltaMedian.wall / smallDeltaMedian.wall)
+)
+for (name, ours, theirs) in exportRows {
+  print(String(format: "export %-8@   %@", name, ours.description))
+  if let theirs {
+    print(String(format: "bsdtar %-8@   %@", name, theirs.description))
+    print(String(format: "  ratio export / bsdtar (%@): %.2fx wall", name, ours.wall / theirs.wall))
+  }
+}
+if !flags.contains("--keep") { try? FileManager.default.removeItem(atPath: work) }
