@@ -276,10 +276,16 @@ struct SyntheticSpace {
             }),
             "rating": .object(
               JSONObject(["en-US": .number(index % 17 == 0 ? "4.50" : String(index % 5))])),
-            "summary": perLocale({ random, _ in random.next() % 8 == 0 ? .null : .string("summary")
-              }),
+            "summary": perLocale(Self.summary),
           ])),
       ]))
+  }
+}
+
+extension SyntheticSpace {
+  /// A summary, explicitly null one time in eight.
+  fileprivate static func summary(_ random: inout SplitMix64, _ locale: String) -> JSONValue {
+    random.next() % 8 == 0 ? .null : .string("summary \(locale)")
   }
 }
 
