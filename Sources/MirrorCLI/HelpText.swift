@@ -38,7 +38,7 @@ enum HelpText {
       --full                start a fresh initial sync and remove what is no longer in the space
       --token-file <path>   read the access token from this file
       --token <token>       the access token on the command line (visible to other users: avoid)
-      --encoders <n>        threads encoding documents (default 2; files are written by one)
+      --encoders <n>        threads encoding documents (default 1; files are written by one)
       --quiet               no progress output
       -h, --help            this text
 

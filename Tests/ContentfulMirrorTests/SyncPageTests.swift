@@ -58,4 +58,18 @@ import Testing
       try page(#"{"sys": {"type": "Asset", "id": "a1"}, "fields": {"title": {"../en": "x"}}}"#)
     }
   }
+
+  @Test func eachItemKeepsTheExactBytesItArrivedWith() throws {
+    let first = #"{ "sys" : {"type": "Asset", "id": "a1"}, "fields": {"t": {"en-US": 1.50}} }"#
+    let second = #"{"sys":{"type":"DeletedEntry","id":"e1"}}"#
+    let text =
+      #"{"items": [ \#(first) ,\#n \#(second)], "nextSyncUrl": "https://x/sync?sync_token=T"}"#
+    let page = try SyncPage(decoding: Array(text.utf8))
+    guard case .upsert(let item) = page.items.first else {
+      Issue.record("expected an upsert")
+      return
+    }
+    #expect(item.rawJSON == Array(first.utf8))
+    #expect(item.snapshotBytes == Array((first + "\n").utf8))
+  }
 }

@@ -14,7 +14,9 @@ struct DeltaBundle: SpaceSource {
     let reader = try ArchiveReader(path: path)
     var manifestBytes: [UInt8]?
     var deletedBytes: [UInt8]?
-    var items: [JSONValue] = []
+    // Snapshot files go into the page verbatim, so the applied mirror keeps the same bytes as
+    // the mirror the bundle came from.
+    var items: [[UInt8]] = []
     while let entry = try reader.next() {
       let member = try ArchiveMember(path: entry.path)
       guard case .regular = entry.kind, !entry.hasLinkTarget else {
@@ -27,10 +29,14 @@ struct DeltaBundle: SpaceSource {
       case .manifest: manifestBytes = try reader.readData(of: entry)
       case .deletedList: deletedBytes = try reader.readData(of: entry)
       case .rawItem:
-        guard let item = try? JSONReader().read(try reader.readData(of: entry)) else {
-          throw ArchiveError(.invalidArchive, "\(entry.path) in the bundle is not valid JSON")
+        var bytes = try reader.readData(of: entry)
+        guard (try? JSONReader().read(bytes))?.objectValue != nil else {
+          throw ArchiveError(.invalidArchive, "\(entry.path) in the bundle is not a JSON object")
         }
-        items.append(item)
+        while let last = bytes.last, last == 0x0A || last == 0x20 || last == 0x0D || last == 0x09 {
+          bytes.removeLast()
+        }
+        items.append(bytes)
       default: continue  // documents and index are re-derived from the snapshots
       }
     }
@@ -47,20 +53,23 @@ struct DeltaBundle: SpaceSource {
     self.token = manifest.syncToken
     for row in deleted {
       guard let key = row["key"]?.stringValue.flatMap(ItemKey.init) else { continue }
-      items.append(
-        .object(
-          JSONObject([
-            "sys": .object(
-              JSONObject(["type": .string("Deleted" + key.kind.rawValue), "id": .string(key.id)]))
-          ])))
-    }
-    page = CanonicalJSON.encode(
-      .object(
+      let deletion = JSONValue.object(
         JSONObject([
-          "sys": .object(JSONObject(["type": "Array"])),
-          "items": .array(items),
-          "nextSyncUrl": .string("bundle:?sync_token=" + manifest.syncToken),
-        ])))
+          "sys": .object(
+            JSONObject(["type": .string("Deleted" + key.kind.rawValue), "id": .string(key.id)]))
+        ]))
+      items.append(CanonicalJSON.encodeCompact(deletion).dropLast())
+    }
+    var page = Array(#"{"sys":{"type":"Array"},"items":["#.utf8)
+    for (index, item) in items.enumerated() {
+      if index > 0 { page.append(UInt8(ascii: ",")) }
+      page.append(contentsOf: item)
+    }
+    page.append(contentsOf: "],\"nextSyncUrl\":".utf8)
+    page.append(
+      contentsOf: CanonicalJSON.encodeCompact(.string("bundle:?sync_token=" + manifest.syncToken)))
+    page.append(UInt8(ascii: "}"))
+    self.page = page
     let localeItems = manifest.model.locales.map(Manifest.json(for:))
     locales = CanonicalJSON.encode(
       .object(

@@ -33,13 +33,36 @@ public struct JSONReader: Sendable {
   }
 
   private func parseDocument(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONError) -> JSONValue {
+    var ranges: [Range<Int>] = []
+    return try parseDocument(buffer, recordingRangesOf: nil, into: &ranges)
+  }
+
+  /// Parses a document whose top level is an object, also returning the byte ranges of the
+  /// elements of its array member `key` (the `items` of a sync page), so each element's original
+  /// bytes can be kept without encoding it again.
+  func read(_ bytes: [UInt8], elementRangesOf key: String) throws(JSONError) -> (
+    JSONValue, [Range<Int>]
+  ) {
+    var ranges: [Range<Int>] = []
+    let value = try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in
+      try parseDocument(buffer, recordingRangesOf: key, into: &ranges)
+    }
+    return (value, ranges)
+  }
+
+  private func parseDocument(
+    _ buffer: UnsafeBufferPointer<UInt8>, recordingRangesOf key: String?,
+    into ranges: inout [Range<Int>]
+  ) throws(JSONError) -> JSONValue {
     var parser = Parser(bytes: buffer, maximumDepth: maximumDepth)
+    parser.recordedKey = key
     parser.skipWhitespace()
     let value = try parser.parseValue(depth: 0)
     parser.skipWhitespace()
     if parser.position != buffer.count {
       throw JSONError(.trailingData, "unexpected data after the document", offset: parser.position)
     }
+    ranges = parser.recordedRanges
     return value
   }
 }
@@ -49,6 +72,9 @@ private struct Parser {
   let maximumDepth: Int
   var position = 0
   var scratch: [UInt8] = []
+  /// A top-level member whose array elements' byte ranges are recorded.
+  var recordedKey: String?
+  var recordedRanges: [Range<Int>] = []
 
   init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
     self.bytes = bytes
@@ -127,7 +153,12 @@ private struct Parser {
       guard try peek() == UInt8(ascii: ":") else { throw fail(.unexpectedByte, "expected ':'") }
       position += 1
       skipWhitespace()
-      let value = try parseValue(depth: depth)
+      let value: JSONValue
+      if depth == 1, let recordedKey, key == recordedKey, try peek() == UInt8(ascii: "[") {
+        value = .array(try parseArray(depth: depth + 1, recordingRanges: true))
+      } else {
+        value = try parseValue(depth: depth)
+      }
       members.append(JSONObject.Member(key: key, value: value))
       skipWhitespace()
       let next = try peek()
@@ -145,7 +176,9 @@ private struct Parser {
     }
   }
 
-  mutating func parseArray(depth: Int) throws(JSONError) -> [JSONValue] {
+  mutating func parseArray(depth: Int, recordingRanges: Bool = false) throws(JSONError)
+    -> [JSONValue]
+  {
     guard depth <= maximumDepth else {
       throw fail(.tooDeep, "nesting deeper than \(maximumDepth) levels")
     }
@@ -158,7 +191,9 @@ private struct Parser {
     }
     while true {
       skipWhitespace()
+      let start = position
       elements.append(try parseValue(depth: depth))
+      if recordingRanges { recordedRanges.append(start..<position) }
       skipWhitespace()
       let next = try peek()
       position += 1
@@ -216,11 +251,15 @@ private struct Parser {
   mutating func parseString() throws(JSONError) -> String {
     position += 1
     let start = position
+    var nonASCII: UInt8 = 0
     while position < bytes.count {
       let byte = bytes[position]
+      nonASCII |= byte
       if byte == UInt8(ascii: "\"") {
         let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
         position += 1
+        // ASCII needs no validation; anything else is checked strictly.
+        if nonASCII < 0x80 { return String(decoding: slice, as: UTF8.self) }
         return try makeString(slice, offset: start)
       }
       if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }

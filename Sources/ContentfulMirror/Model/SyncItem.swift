@@ -23,11 +23,14 @@ public struct SyncedItem: Sendable, Hashable {
   public var updatedAt: String?
   /// The raw item (`sys`, `fields`, `metadata`, all locales).
   public var raw: JSONObject
+  /// The item's JSON exactly as received, when known: kept as the raw snapshot without
+  /// encoding the item again.
+  public var rawJSON: [UInt8]?
 
   /// Reads an item of type `Entry` or `Asset`, validating everything that becomes a path.
   ///
   /// - Throws: ``SyncError`` naming the item when its shape or ids are wrong.
-  public init(raw: JSONObject, kind: ItemKind) throws(SyncError) {
+  public init(raw: JSONObject, kind: ItemKind, rawJSON: [UInt8]? = nil) throws(SyncError) {
     guard let sys = raw["sys"]?.objectValue, let id = sys["id"]?.stringValue else {
       throw SyncError(.invalidResponse, "a sync item of type \(kind.rawValue) has no sys.id")
     }
@@ -53,5 +56,16 @@ public struct SyncedItem: Sendable, Hashable {
     revision = sys["revision"]?.intValue
     updatedAt = sys["updatedAt"]?.stringValue
     self.raw = raw
+    self.rawJSON = rawJSON
+  }
+
+  /// The bytes of the raw snapshot file: the received JSON when known, else compact canonical.
+  var snapshotBytes: [UInt8] {
+    guard var bytes = rawJSON else { return CanonicalJSON.encodeCompact(.object(raw)) }
+    while let last = bytes.last, last == 0x0A || last == 0x20 || last == 0x0D || last == 0x09 {
+      bytes.removeLast()
+    }
+    bytes.append(0x0A)
+    return bytes
   }
 }

@@ -22,8 +22,9 @@ public struct SyncPage: Sendable {
   /// - Throws: ``SyncError`` naming the offending item.
   public init(decoding bytes: [UInt8]) throws(SyncError) {
     let value: JSONValue
+    let ranges: [Range<Int>]
     do {
-      value = try JSONReader().read(bytes)
+      (value, ranges) = try JSONReader().read(bytes, elementRangesOf: "items")
     } catch {
       throw SyncError(
         .invalidResponse, "the sync response is not valid JSON (\(error))", cause: error)
@@ -34,8 +35,9 @@ public struct SyncPage: Sendable {
     var items: [SyncItem] = []
     items.reserveCapacity(rawItems.count)
     var seen = Set<ItemKey>()
-    for rawItem in rawItems {
-      let item = try Self.decodeItem(rawItem)
+    for (index, rawItem) in rawItems.enumerated() {
+      let original = index < ranges.count ? Array(bytes[ranges[index]]) : nil
+      let item = try Self.decodeItem(rawItem, original: original)
       guard seen.insert(item.key).inserted else {
         throw SyncError(
           .invalidResponse, "the sync page lists \(item.key) twice; the page was rejected")
@@ -52,13 +54,15 @@ public struct SyncPage: Sendable {
     self.items = items
   }
 
-  private static func decodeItem(_ value: JSONValue) throws(SyncError) -> SyncItem {
+  private static func decodeItem(_ value: JSONValue, original: [UInt8]?) throws(SyncError)
+    -> SyncItem
+  {
     guard let object = value.objectValue, let type = object["sys"]?["type"]?.stringValue else {
       throw SyncError(.invalidResponse, "a sync item has no sys.type")
     }
     switch type {
-    case "Entry": return .upsert(try SyncedItem(raw: object, kind: .entry))
-    case "Asset": return .upsert(try SyncedItem(raw: object, kind: .asset))
+    case "Entry": return .upsert(try SyncedItem(raw: object, kind: .entry, rawJSON: original))
+    case "Asset": return .upsert(try SyncedItem(raw: object, kind: .asset, rawJSON: original))
     case "DeletedEntry", "DeletedAsset":
       let kind: ItemKind = type == "DeletedEntry" ? .entry : .asset
       guard let id = object["sys"]?["id"]?.stringValue else {

@@ -39,7 +39,7 @@ struct ItemEncoder: Sendable {
     var files: [(path: String, bytes: [UInt8])] = []
     files.reserveCapacity(locales.count + 1)
     files.append(
-      (layout.rawItemPath(for: item.key), CanonicalJSON.encodeCompact(.object(item.raw))))
+      (layout.rawItemPath(for: item.key), item.snapshotBytes))
     let documents = renderer.encodedDocuments(for: item, locales: locales)
     for (locale, bytes) in zip(locales, documents) {
       files.append(

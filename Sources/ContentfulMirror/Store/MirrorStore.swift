@@ -70,7 +70,7 @@ final class MirrorStore {
   private lazy var writeQueue = FileWriteQueue(root: layout.root)
 
   /// How many threads encode a page's items (files are written by one thread).
-  var encoderThreads = 2
+  var encoderThreads = 1
 
   /// Encodes the raw snapshots and documents of a page's items on ``encoderThreads`` threads,
   /// queues their files for writing, and updates their index rows in page order. The files are
@@ -172,7 +172,7 @@ final class MirrorStore {
     let path = layout.rawItemPath(for: key)
     guard let bytes = try fileSystem.readFileIfPresent(path) else { return nil }
     guard let object = try? JSONReader().read(bytes).objectValue,
-      let item = try? SyncedItem(raw: object, kind: key.kind), item.key == key
+      let item = try? SyncedItem(raw: object, kind: key.kind, rawJSON: bytes), item.key == key
     else {
       throw MirrorError(
         .corrupt, "\(path) is damaged; run `contentful-mirror sync --full` to rebuild the mirror",

@@ -12,14 +12,15 @@ public struct SyncOptions: Sendable, Hashable {
   public var full: Bool
   /// Pages between two commit points of a long sync.
   public var pagesPerCheckpoint: Int
-  /// Threads that encode a page's documents; files are always created by one thread, which
-  /// measured fastest (two threads creating files multiplied system time on ext4).
+  /// Threads that encode a page's documents (files are created by one background thread).
+  /// Measured on 2 cores (20k entries): 2 encoders saved 2% wall time for 12% more CPU, so the
+  /// default is 1.
   public var encoderThreads: Int
 
   public init(
     space: String? = nil, environment: String? = nil, host: String? = nil, locales: [String]? = nil,
     allLocales: Bool = false, full: Bool = false, pagesPerCheckpoint: Int = 20,
-    encoderThreads: Int = 2
+    encoderThreads: Int = 1
   ) {
     self.space = space
     self.environment = environment
