@@ -8,6 +8,8 @@ final class SpaceServer: @unchecked Sendable {
   let server: LoopbackHTTPServer
   let pageCount: Int
   let payloadBytes: Int
+  /// The initial sync's pages as JSON text, for the JSON-layer comparison.
+  let uncompressedPages: [[UInt8]]
 
   init(space: inout SyntheticSpace, deltaChanges: Int) throws {
     let base =
@@ -30,12 +32,14 @@ final class SpaceServer: @unchecked Sendable {
     let pages = stride(from: 0, to: items.count, by: 100).map {
       items[$0..<min($0 + 100, items.count)]
     }
+    var plain: [[UInt8]] = []
     for (index, slice) in pages.enumerated() {
       let last = index == pages.count - 1
-      store(
-        index == 0 ? "initial" : "p\(index)",
-        page(slice, next: last ? "s1" : "p\(index + 1)", final: last))
+      let bytes = page(slice, next: last ? "s1" : "p\(index + 1)", final: last)
+      plain.append(bytes)
+      store(index == 0 ? "initial" : "p\(index)", bytes)
     }
+    uncompressedPages = plain
     let delta = space.changedEntries(deltaChanges)
     store("s1", page(delta[...], next: "s2", final: true))
     store("s2", page([], next: "s2", final: true))
