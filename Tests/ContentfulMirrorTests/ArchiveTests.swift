@@ -48,17 +48,14 @@ import Testing
     return process.terminationStatus
   }
 
-  static func exportedTree(_ root: String) -> DirectoryTree {
-    DirectoryTree(root: root) { $0.hasPrefix(".mirror/lock") || $0 == ".mirror/last-sync.json" }
-  }
-
   @Test(arguments: ArchiveFormat.allCases)
   func everyFormatReadsBackAsTheMirrorWithLibarchiveAndSystemTools(_ format: ArchiveFormat) throws {
     let archive = try export("snap.\(format.rawValue)", ExportOptions(format: format))
     let restored = work.appending("restored-\(format.rawValue)")
     let summary = try MirrorRestore(directory: restored).restore(from: archive)
     #expect(summary.items == 19 && summary.syncToken == "delta-2")
-    #expect(Self.exportedTree(restored).differences(from: Self.exportedTree(mirror)) == [])
+    #expect(
+      DirectoryTree.mirror(at: restored).differences(from: DirectoryTree.mirror(at: mirror)) == [])
 
     let extracted = work.appending("extracted-\(format.rawValue)")
     try FileManager.default.createDirectory(atPath: extracted, withIntermediateDirectories: true)
@@ -76,7 +73,7 @@ import Testing
     }
     #expect(status == 0)
     // The system tool's tree: the mirror's files, with the archive's manifest (export block).
-    var expected = Self.exportedTree(mirror)
+    var expected = DirectoryTree.mirror(at: mirror)
     expected.files["manifest.json"] = nil
     var actual = DirectoryTree(root: extracted)
     let archivedManifest = try #require(actual.files["manifest.json"])
@@ -210,12 +207,7 @@ import Testing
     let bundle = try export("changes.tar.gz", ExportOptions(format: .tarGzip, since: since))
     let summary = try await MirrorRestore(directory: older).apply(bundle: bundle)
     #expect(summary.upserted == 5 && summary.deleted == 2)
-    let exclude: (String) -> Bool = {
-      $0.hasPrefix(".mirror/lock") || $0 == ".mirror/last-sync.json"
-    }
-    #expect(
-      DirectoryTree(root: older, excluding: exclude).differences(
-        from: DirectoryTree(root: mirror, excluding: exclude)) == [])
+    #expect(DirectoryTree.mirror(at: older).differences(from: .mirror(at: mirror)) == [])
     // Applying it again is refused: the mirror is no longer at the bundle's starting token.
     await #expect {
       try await MirrorRestore(directory: older).apply(bundle: bundle)
@@ -244,12 +236,7 @@ import Testing
     let delta = try await MirrorSync(directory: restored).run(
       SyncOptions(), source: RecordedSpace(directory: RepositoryPaths.sampleSpace))
     #expect(!delta.initial && delta.upserted == 5 && delta.deleted == 2)
-    let exclude: (String) -> Bool = {
-      $0.hasPrefix(".mirror/lock") || $0 == ".mirror/last-sync.json"
-    }
-    #expect(
-      DirectoryTree(root: restored, excluding: exclude).differences(
-        from: DirectoryTree(root: mirror, excluding: exclude)) == [])
+    #expect(DirectoryTree.mirror(at: restored).differences(from: .mirror(at: mirror)) == [])
   }
 
   @Test func restoreRefusesANonEmptyDirectoryWithoutForce() throws {

@@ -29,14 +29,11 @@ struct DeltaBundle: SpaceSource {
       case .manifest: manifestBytes = try reader.readData(of: entry)
       case .deletedList: deletedBytes = try reader.readData(of: entry)
       case .rawItem:
-        var bytes = try reader.readData(of: entry)
+        let bytes = try reader.readData(of: entry)
         guard (try? JSONReader().read(bytes))?.objectValue != nil else {
           throw ArchiveError(.invalidArchive, "\(entry.path) in the bundle is not a JSON object")
         }
-        while let last = bytes.last, last == 0x0A || last == 0x20 || last == 0x0D || last == 0x09 {
-          bytes.removeLast()
-        }
-        items.append(bytes)
+        items.append(bytes.droppingTrailingWhitespace())
       default: continue  // documents and index are re-derived from the snapshots
       }
     }

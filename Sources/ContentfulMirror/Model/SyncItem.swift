@@ -61,11 +61,16 @@ public struct SyncedItem: Sendable, Hashable {
 
   /// The bytes of the raw snapshot file: the received JSON when known, else compact canonical.
   var snapshotBytes: [UInt8] {
-    guard var bytes = rawJSON else { return CanonicalJSON.encodeCompact(.object(raw)) }
-    while let last = bytes.last, last == 0x0A || last == 0x20 || last == 0x0D || last == 0x09 {
-      bytes.removeLast()
-    }
-    bytes.append(0x0A)
-    return bytes
+    guard let rawJSON else { return CanonicalJSON.encodeCompact(.object(raw)) }
+    return rawJSON.droppingTrailingWhitespace() + [0x0A]
+  }
+}
+
+extension [UInt8] {
+  /// The bytes without trailing JSON whitespace (space, tab, CR, LF).
+  func droppingTrailingWhitespace() -> [UInt8] {
+    var end = count
+    while end > 0, [0x0A, 0x20, 0x0D, 0x09].contains(self[end - 1]) { end -= 1 }
+    return Array(self[..<end])
   }
 }

@@ -51,25 +51,25 @@ struct FileSystem {
     guard (info.st_mode & S_IFMT) == S_IFREG else {
       throw MirrorError(.unsafePath, "\(path) is not a regular file; remove it", path: path)
     }
-    var result: [UInt8] = []
-    var capacity = max(Int(info.st_size), 0) + 1
-    var filled = 0
-    while true {
-      if result.count < capacity {
-        result.append(contentsOf: repeatElement(0, count: capacity - result.count))
+    // The mirror replaces files by rename, never in place, so the size fstat reports is the
+    // size to read: one read(2) per file, no zero-filling, no extra read to find the end.
+    let size = max(Int(info.st_size), 0)
+    var failure: Int32?
+    let result = [UInt8](unsafeUninitializedCapacity: max(size, 1)) { buffer, initialized in
+      var filled = 0
+      while filled < size {
+        let count = read(fd, buffer.baseAddress.map { $0 + filled }, size - filled)
+        if count < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          break
+        }
+        if count == 0 { break }
+        filled += count
       }
-      let count = result.withUnsafeMutableBytes { buffer in
-        read(fd, buffer.baseAddress.map { $0 + filled }, capacity - filled)
-      }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw Self.error("cannot read", path, errno)
-      }
-      if count == 0 { break }
-      filled += count
-      if filled == capacity { capacity *= 2 }
+      initialized = filled
     }
-    result.removeSubrange(filled...)
+    if let failure { throw Self.error("cannot read", path, failure) }
     return result
   }
 

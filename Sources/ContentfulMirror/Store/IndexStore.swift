@@ -253,3 +253,12 @@ final class IndexStore {
     return .object(object)
   }
 }
+
+extension IndexStore.ItemRow {
+  /// The row of a synced item: its content type, revision, update time and link targets.
+  init(for item: SyncedItem) {
+    self.init(
+      contentType: item.contentTypeID, revision: item.revision, updatedAt: item.updatedAt,
+      linksTo: LinkExtractor.targets(of: item))
+  }
+}

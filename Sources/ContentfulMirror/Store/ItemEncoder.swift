@@ -46,9 +46,6 @@ struct ItemEncoder: Sendable {
         (layout.documentPath(for: item.key, contentType: item.contentTypeID, locale: locale), bytes)
       )
     }
-    let row = IndexStore.ItemRow(
-      contentType: item.contentTypeID, revision: item.revision, updatedAt: item.updatedAt,
-      linksTo: LinkExtractor.targets(of: item))
-    return EncodedItem(files: files, row: row)
+    return EncodedItem(files: files, row: IndexStore.ItemRow(for: item))
   }
 }

@@ -99,12 +99,6 @@ final class MirrorStore {
     try writeQueue.drain()
   }
 
-  private static func row(for item: SyncedItem) -> IndexStore.ItemRow {
-    IndexStore.ItemRow(
-      contentType: item.contentTypeID, revision: item.revision, updatedAt: item.updatedAt,
-      linksTo: LinkExtractor.targets(of: item))
-  }
-
   /// Re-derives the (uncommitted) index rows of every raw snapshot on disk: how an initial sync
   /// that stopped before its index was written resumes without refetching what it had.
   func rebuildIndexFromSnapshots() throws(MirrorError) -> Int {
@@ -114,7 +108,7 @@ final class MirrorStore {
       where name.hasSuffix(".json") && !name.hasPrefix(".") {
         let key = ItemKey(kind, String(name.dropLast(5)))
         guard Identifier.isValid(key.id), let item = try rawItem(key) else { continue }
-        try index.upsert(key, row: Self.row(for: item), fileSystem: fileSystem)
+        try index.upsert(key, row: IndexStore.ItemRow(for: item), fileSystem: fileSystem)
         count += 1
       }
     }
