@@ -196,11 +196,15 @@ import Testing
 
   @Test func aSecondSyncOnTheSameMirrorIsRefusedWhileOneRuns() async throws {
     server.inject { request, _ in
-      if request.path.hasSuffix("/locales") { Thread.sleep(forTimeInterval: 1.5) }
+      if request.path.hasSuffix("/locales") { Thread.sleep(forTimeInterval: 2) }
       return nil
     }
     async let first = sync()
-    try await Task.sleep(for: .milliseconds(500))
+    // Wait until the first sync holds the lock (it has asked for the locales), however slow the
+    // machine is, rather than guessing a delay.
+    for _ in 0..<200 where !server.requests.contains(where: { $0.path.hasSuffix("/locales") }) {
+      try await Task.sleep(for: .milliseconds(50))
+    }
     await #expect {
       try await sync()
     } throws: { error in
