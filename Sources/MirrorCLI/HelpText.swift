@@ -39,6 +39,7 @@ enum HelpText {
       --token-file <path>   read the access token from this file
       --token <token>       the access token on the command line (visible to other users: avoid)
       --encoders <n>        threads encoding documents (default 1; files are written by one)
+      --durability <d>      syncfs (default: one flush per commit point) or fsync (every file)
       --quiet               no progress output
       -h, --help            this text
 

@@ -13,7 +13,7 @@ struct SyncCommand {
       arguments,
       valued: [
         "--space", "--environment", "--host", "--source", "--locale", "--token-file", "--token",
-        "--encoders",
+        "--encoders", "--durability",
       ],
       flags: ["--full", "--all-locales", "--quiet", "--help", "-h"])
     if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
@@ -38,6 +38,12 @@ struct SyncCommand {
         throw UsageError("--encoders needs a number from 1 to 16")
       }
       options.encoderThreads = count
+    }
+    if let name = parsed.value("--durability") {
+      guard let durability = Durability(rawValue: name) else {
+        throw UsageError("--durability is syncfs (default) or fsync")
+      }
+      options.durability = durability
     }
     let sync = MirrorSync(directory: directory)
     let source: any SpaceSource

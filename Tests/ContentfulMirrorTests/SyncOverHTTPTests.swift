@@ -353,4 +353,14 @@ import Testing
       since: "delta-1", currentToken: "delta-2", fileSystem: FileSystem())
     #expect(changes?.upserted.count == 5 && changes?.deleted.count == 2)
   }
+
+  @Test func flushingEveryFileGivesTheSameMirror() async throws {
+    try await sync(SyncOptions(durability: .fsyncEachFile))
+    try await sync(SyncOptions(durability: .fsyncEachFile))
+    let other = try TemporaryDirectory("syncfs")
+    let options = SyncOptions(space: "mirrorsample01", host: server.baseURL)
+    _ = try await MirrorSync(directory: other.path).run(options, source: client())
+    _ = try await MirrorSync(directory: other.path).run(options, source: client())
+    #expect(DirectoryTree.mirror(at: mirror.path).differences(from: .mirror(at: other.path)) == [])
+  }
 }

@@ -116,7 +116,13 @@ struct FileSystem {
   // MARK: Writing
 
   /// Replaces `path` with `bytes` atomically, creating parent directories as needed.
-  mutating func writeAtomically(_ bytes: [UInt8], to path: String) throws(MirrorError) {
+  ///
+  /// - Parameter flush: `fsync(2)` the file before renaming it. The sync engine normally leaves
+  ///   this off and flushes once per commit point with ``syncFileSystem(of:)``; the per-file mode
+  ///   exists to measure the difference (`--durability fsync`).
+  mutating func writeAtomically(_ bytes: [UInt8], to path: String, flush: Bool = false)
+    throws(MirrorError)
+  {
     let parent = Self.parent(of: path)
     try makeDirectory(parent)
     let temporary = parent + "/." + Self.lastComponent(of: path) + ".tmp"
@@ -147,6 +153,12 @@ struct FileSystem {
       close(fd)
       unlink(temporary)
       throw Self.error("cannot write", path, failure)
+    }
+    if flush && fsync(fd) != 0 {
+      let code = errno
+      close(fd)
+      unlink(temporary)
+      throw Self.error("cannot flush", path, code)
     }
     guard close(fd) == 0 else {
       let code = errno

@@ -18,8 +18,12 @@ final class FileWriteQueue: Sendable {
     var failure: MirrorError?
   }
 
-  init(root: String) {
+  /// Whether each file is flushed with its own `fsync` (see ``Durability``).
+  private let flushEachFile: Bool
+
+  init(root: String, durability: Durability = .syncPerCommit) {
     state = Mutex(State(fileSystem: FileSystem(trustingRoot: root), failure: nil))
+    flushEachFile = durability == .fsyncEachFile
   }
 
   /// Queues `files` to be written atomically, in order.
@@ -29,7 +33,9 @@ final class FileWriteQueue: Sendable {
       self.state.withLock { state in
         guard state.failure == nil else { return }
         do throws(MirrorError) {
-          for file in files { try state.fileSystem.writeAtomically(file.bytes, to: file.path) }
+          for file in files {
+            try state.fileSystem.writeAtomically(file.bytes, to: file.path, flush: flushEachFile)
+          }
         } catch {
           state.failure = error
         }

@@ -67,7 +67,10 @@ final class MirrorStore {
   // MARK: Applying items
 
   /// Where documents and raw snapshots are written, in the background.
-  private lazy var writeQueue = FileWriteQueue(root: layout.root)
+  private lazy var writeQueue = FileWriteQueue(root: layout.root, durability: durability)
+
+  /// How written documents are made durable before a commit point records them.
+  var durability = Durability.syncPerCommit
 
   /// How many threads encode a page's items (files are written by one thread).
   var encoderThreads = 1

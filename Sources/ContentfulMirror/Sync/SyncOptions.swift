@@ -16,11 +16,14 @@ public struct SyncOptions: Sendable, Hashable {
   /// Measured on 2 cores (20k entries): 2 encoders saved 2% wall time for 12% more CPU, so the
   /// default is 1.
   public var encoderThreads: Int
+  /// How documents are made durable before a commit point records them.
+  public var durability: Durability
 
   public init(
     space: String? = nil, environment: String? = nil, host: String? = nil, locales: [String]? = nil,
     allLocales: Bool = false, full: Bool = false, pagesPerCheckpoint: Int = 20,
-    encoderThreads: Int = 1
+    encoderThreads: Int = 1,
+    durability: Durability = .syncPerCommit
   ) {
     self.space = space
     self.environment = environment
@@ -30,6 +33,7 @@ public struct SyncOptions: Sendable, Hashable {
     self.full = full
     self.pagesPerCheckpoint = pagesPerCheckpoint
     self.encoderThreads = encoderThreads
+    self.durability = durability
   }
 
   /// The default environment.
@@ -68,4 +72,12 @@ public struct SyncSummary: Sendable, Hashable {
   public var rerendered: Int
   public var staleRemoved: Int
   public var locales: [String]
+}
+
+/// How a sync makes the files it wrote durable before it records a commit point.
+public enum Durability: String, Sendable, Hashable, CaseIterable {
+  /// One `syncfs(2)` per commit point (every 20 pages, and at the end): the default.
+  case syncPerCommit = "syncfs"
+  /// An `fsync(2)` on every file before it is renamed into place, plus the commit-point flush.
+  case fsyncEachFile = "fsync"
 }
