@@ -152,6 +152,19 @@ import Testing
     }
   }
 
+  @Test(arguments: [
+    #"{"sys": {"id": "a1"}, "fields": {}}"#,
+    #"{"sys": {"id": "a1", "locale": "xx", "type": "Asset"}, "metadata": {"tags": []}}"#,
+    #"{"sys": {"aaa": 1, "id": "a1", "zzz": [2]}, "fields": {"t": {"en-US": {}}}}"#,
+  ])
+  func sysEncodesTheLocaleInItsSortedPlace(_ text: String) throws {
+    let item = try SyncedItem(raw: #require(try JSONReader().read(text).objectValue), kind: .asset)
+    let model = SpaceModel(locales: [SpaceLocale(code: "en-US", isDefault: true)], contentTypes: [])
+    let renderer = DocumentRenderer(model: model)
+    let encoded = renderer.encodedDocuments(for: item, locales: ["en-US"])
+    #expect(encoded == [CanonicalJSON.encode(renderer.document(for: item, locale: "en-US"))])
+  }
+
   @Test func itemsWithExtraTopLevelKeysOrNoFieldsEncodeTheSame() throws {
     let text =
       #"{"sys": {"id": "a", "type": "Asset"}, "extra": {"b": [1, "x"]}, "fields": {"t": {"fr-FR": null}}}"#
