@@ -1,0 +1,36 @@
+// libFuzzer entry point over the sync-page decoder and the document renderer.
+// Built by scripts/fuzz.sh together with the ContentfulMirror sources; not part of the package.
+
+let fuzzModel = SpaceModel(
+  locales: [
+    SpaceLocale(code: "en-US", isDefault: true), SpaceLocale(code: "de-DE", fallbackCode: "en-US"),
+    SpaceLocale(code: "de-AT", fallbackCode: "de-DE"), SpaceLocale(code: "fr-FR"),
+  ],
+  contentTypes: [
+    ContentTypeSummary(
+      id: "post",
+      fields: [
+        .init(id: "title", type: "Symbol", localized: true), .init(id: "slug", type: "Symbol", localized: false),
+        .init(id: "body", type: "RichText", localized: true),
+      ])
+  ])
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+  guard let page = try? SyncPage(decoding: bytes) else { return 0 }
+  let renderer = DocumentRenderer(model: fuzzModel)
+  let locales = fuzzModel.locales.map(\.code)
+  for case .upsert(let item) in page.items {
+    let fast = renderer.encodedDocuments(for: item, locales: locales)
+    for (locale, document) in zip(locales, fast) {
+      // The fast encoder must agree with the reference rendering, and its output must read back.
+      let reference = CanonicalJSON.encode(renderer.document(for: item, locale: locale))
+      precondition(document == reference, "encodedDocuments differs from the reference rendering")
+      precondition((try? JSONReader().read(document)) != nil, "a rendered document does not parse")
+    }
+    _ = LinkExtractor.targets(of: item)
+    _ = item.snapshotBytes
+  }
+  return 0
+}
