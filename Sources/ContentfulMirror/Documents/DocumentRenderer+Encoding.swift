@@ -8,6 +8,10 @@ extension DocumentRenderer {
   public func encodedDocuments(for item: SyncedItem, locales: [String]) -> [[UInt8]] {
     let contentType = item.contentTypeID.flatMap { model.contentTypes[$0] }
     let fieldMembers = item.raw["fields"]?.objectValue?.members ?? []
+    // Looked up once per item, not once per field and locale.
+    let localizedFields = fieldMembers.map {
+      Self.isLocalized($0.key, of: item, contentType: contentType)
+    }
 
     // sys members other than `locale`, each encoded once as `"key": value` at depth 2; the
     // locale goes in at its sorted position.
@@ -54,10 +58,8 @@ extension DocumentRenderer {
           var first = true
           for (index, field) in fieldMembers.enumerated() {
             guard let perLocale = field.value.objectValue else { continue }
-            let localized =
-              item.key.kind == .asset || (contentType?.isLocalized(field.key) ?? false)
             let source =
-              localized
+              localizedFields[index]
               ? chain.codes.first { perLocale[$0] != nil }
               : (perLocale[defaultLocale] != nil ? defaultLocale : nil)
             guard let source, let value = perLocale[source] else { continue }

@@ -22,6 +22,14 @@ public struct DocumentRenderer: Sendable {
     chains[locale] ?? LocaleChain(codes: [locale])
   }
 
+  /// Whether a field takes per-locale values with fallback: every asset field does; an entry's
+  /// field does when its content type says so (undeclared fields do not).
+  static func isLocalized(_ field: String, of item: SyncedItem, contentType: ContentTypeSummary?)
+    -> Bool
+  {
+    item.key.kind == .asset || (contentType?.isLocalized(field) ?? false)
+  }
+
   /// The single-locale document of `item` in `locale`.
   public func document(for item: SyncedItem, locale: String) -> JSONValue {
     let chain = chain(for: locale)
@@ -29,7 +37,7 @@ public struct DocumentRenderer: Sendable {
     var fields = JSONObject()
     for member in item.raw["fields"]?.objectValue?.members ?? [] {
       guard let perLocale = member.value.objectValue else { continue }
-      let localized = item.key.kind == .asset || (contentType?.isLocalized(member.key) ?? false)
+      let localized = Self.isLocalized(member.key, of: item, contentType: contentType)
       let value = localized ? chain.resolve(perLocale) : perLocale[defaultLocale]
       if let value { fields[member.key] = value }
     }

@@ -45,7 +45,7 @@ public struct MirrorLayout: Sendable, Hashable {
 
   /// The raw all-locale snapshot the mirror keeps to re-render offline.
   public func rawItemPath(for key: ItemKey) -> String {
-    "\(privateDirectory)/items/\(key.kind == .entry ? "entries" : "assets")/\(key.id).json"
+    "\(rawItemsDirectory(key.kind))/\(key.id).json"
   }
 
   /// The directory of raw snapshots of one kind.

@@ -73,11 +73,9 @@ public struct MirrorStatus: Sendable {
         "entriesTotal": .number(String(total)),
         "assets": .number(String(assetCount)),
         "documentsPerLocale": .object(perLocale),
-        "danglingLinkTargets": .number(String(dangling)),
+        "danglingLinkTargets": .number(String(danglingTargets)),
         "syncInProgress": .bool(syncInProgress),
         "lastSync": lastSyncFinishedAt.map(JSONValue.string) ?? .null,
       ]))
   }
-
-  private var dangling: Int { danglingTargets }
 }

@@ -106,14 +106,10 @@ final class MirrorStore {
   /// that stopped before its index was written resumes without refetching what it had.
   func rebuildIndexFromSnapshots() throws(MirrorError) -> Int {
     var count = 0
-    for kind in ItemKind.allCases {
-      for name in try fileSystem.contentsOfDirectory(layout.rawItemsDirectory(kind))
-      where name.hasSuffix(".json") && !name.hasPrefix(".") {
-        let key = ItemKey(kind, String(name.dropLast(5)))
-        guard Identifier.isValid(key.id), let item = try rawItem(key) else { continue }
-        try index.upsert(key, row: IndexStore.ItemRow(for: item), fileSystem: fileSystem)
-        count += 1
-      }
+    for key in try snapshotKeys() {
+      guard let item = try rawItem(key) else { continue }
+      try index.upsert(key, row: IndexStore.ItemRow(for: item), fileSystem: fileSystem)
+      count += 1
     }
     return count
   }
@@ -164,6 +160,19 @@ final class MirrorStore {
     }
   }
 
+  /// The keys of every raw snapshot on disk (temporary files and invalid names skipped).
+  private func snapshotKeys() throws(MirrorError) -> [ItemKey] {
+    var keys: [ItemKey] = []
+    for kind in ItemKind.allCases {
+      for name in try fileSystem.contentsOfDirectory(layout.rawItemsDirectory(kind))
+      where name.hasSuffix(".json") && !name.hasPrefix(".") {
+        let key = ItemKey(kind, String(name.dropLast(5)))
+        if Identifier.isValid(key.id) { keys.append(key) }
+      }
+    }
+    return keys
+  }
+
   /// The raw snapshot of `key`, if the mirror has one.
   func rawItem(_ key: ItemKey) throws(MirrorError) -> SyncedItem? {
     let path = layout.rawItemPath(for: key)
@@ -182,15 +191,11 @@ final class MirrorStore {
   /// content types changed; documents of locales no longer mirrored are removed.
   func rerenderAll(renderer: DocumentRenderer, locales: [String]) throws(MirrorError) -> Int {
     var count = 0
-    for kind in ItemKind.allCases {
-      for name in try fileSystem.contentsOfDirectory(layout.rawItemsDirectory(kind)) {
-        guard name.hasSuffix(".json"), !name.hasPrefix(".") else { continue }
-        let key = ItemKey(kind, String(name.dropLast(5)))
-        guard Identifier.isValid(key.id), let item = try rawItem(key) else { continue }
-        try removeDocuments(of: key, contentType: item.contentTypeID, keeping: Set(locales))
-        try writeDocuments(of: item, renderer: renderer, locales: locales)
-        count += 1
-      }
+    for key in try snapshotKeys() {
+      guard let item = try rawItem(key) else { continue }
+      try removeDocuments(of: key, contentType: item.contentTypeID, keeping: Set(locales))
+      try writeDocuments(of: item, renderer: renderer, locales: locales)
+      count += 1
     }
     return count
   }
@@ -200,13 +205,7 @@ final class MirrorStore {
     try writeQueue.drain()
     try index.flush(using: &fileSystem)
     var stale = Set(try index.allKeys(fileSystem: fileSystem)).subtracting(keep)
-    for kind in ItemKind.allCases {
-      for name in try fileSystem.contentsOfDirectory(layout.rawItemsDirectory(kind))
-      where name.hasSuffix(".json") && !name.hasPrefix(".") {
-        let key = ItemKey(kind, String(name.dropLast(5)))
-        if Identifier.isValid(key.id), !keep.contains(key) { stale.insert(key) }
-      }
-    }
+    stale.formUnion(try snapshotKeys().filter { !keep.contains($0) })
     for key in stale.sorted() { try delete(key) }
     return stale.count
   }
