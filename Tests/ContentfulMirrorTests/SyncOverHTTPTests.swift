@@ -40,6 +40,18 @@ import Testing
       options, source: client(retries: retries))
   }
 
+  /// A second mirror, synced `syncs` times from `source` with default options, to compare with.
+  func referenceMirror(_ label: String, syncs: Int = 1, source: any SpaceSource) async throws
+    -> TemporaryDirectory
+  {
+    let directory = try TemporaryDirectory(label)
+    let options = SyncOptions(space: "mirrorsample01", host: server.baseURL)
+    for _ in 0..<syncs {
+      _ = try await MirrorSync(directory: directory.path).run(options, source: source)
+    }
+    return directory
+  }
+
   func document(_ relative: String) throws -> JSONValue {
     try JSONReader().read(
       Array(try Data(contentsOf: URL(fileURLWithPath: mirror.appending(relative)))))
@@ -99,11 +111,8 @@ import Testing
   @Test func syncOverHTTPWritesTheSameTreeAsTheRecordedSource() async throws {
     try await sync()
     try await sync()
-    let viaRecording = try TemporaryDirectory("via-recording")
-    let offline = MirrorSync(directory: viaRecording.path)
-    let options = SyncOptions(space: "mirrorsample01", host: server.baseURL)
-    _ = try await offline.run(options, source: RecordedSpace(directory: recording.path))
-    _ = try await offline.run(options, source: RecordedSpace(directory: recording.path))
+    let viaRecording = try await referenceMirror(
+      "via-recording", syncs: 2, source: RecordedSpace(directory: recording.path))
     #expect(
       DirectoryTree.mirror(at: mirror.path).differences(from: .mirror(at: viaRecording.path)) == [])
   }
@@ -124,10 +133,7 @@ import Testing
     #expect(after.map(\.query) == [["sync_token": "initial-p3"]])
     #expect(resumed.initial && resumed.pages == 3)
     #expect(!exists(".mirror/checkpoint.json"))
-    let clean = try TemporaryDirectory("clean")
-    _ = try await MirrorSync(directory: clean.path).run(
-      SyncOptions(space: "mirrorsample01", host: server.baseURL),
-      source: RecordedSpace(directory: recording.path))
+    let clean = try await referenceMirror("clean", source: RecordedSpace(directory: recording.path))
     #expect(DirectoryTree.mirror(at: mirror.path).differences(from: .mirror(at: clean.path)) == [])
   }
 
@@ -186,10 +192,7 @@ import Testing
     // Same state as a fresh sync; only the journal (history) differs.
     #expect(!exists("entries/post/summer-huts"))
     #expect(exists("entries/post/old-news/en-US.json"))
-    let clean = try TemporaryDirectory("clean")
-    _ = try await MirrorSync(directory: clean.path).run(
-      SyncOptions(space: "mirrorsample01", host: server.baseURL),
-      source: RecordedSpace(directory: recording.path))
+    let clean = try await referenceMirror("clean", source: RecordedSpace(directory: recording.path))
     #expect(
       DirectoryTree.content(at: mirror.path).differences(from: .content(at: clean.path)) == [])
   }
@@ -357,10 +360,7 @@ import Testing
   @Test func flushingEveryFileGivesTheSameMirror() async throws {
     try await sync(SyncOptions(durability: .fsyncEachFile))
     try await sync(SyncOptions(durability: .fsyncEachFile))
-    let other = try TemporaryDirectory("syncfs")
-    let options = SyncOptions(space: "mirrorsample01", host: server.baseURL)
-    _ = try await MirrorSync(directory: other.path).run(options, source: client())
-    _ = try await MirrorSync(directory: other.path).run(options, source: client())
+    let other = try await referenceMirror("syncfs", syncs: 2, source: client())
     #expect(DirectoryTree.mirror(at: mirror.path).differences(from: .mirror(at: other.path)) == [])
   }
 }
