@@ -282,6 +282,26 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: "/tmp/contentful-mirror-absolute.json"))
   }
 
+  @Test func anArchiveWhoseFilesDoNotMatchItsIndexIsRefusedAndWritesNothing() throws {
+    let complete = try export("complete.tar", ExportOptions(format: .tar))
+    var builder = TarBuilder()
+    let reader = try ArchiveReader(path: complete)
+    while let entry = try reader.next() {
+      let bytes = try reader.readData(of: entry)
+      if entry.path != ".mirror/items/assets/alps-hero.json" { builder.add(entry.path, bytes) }
+    }
+    let damaged = work.appending("damaged.tar")
+    try Data(builder.archive).write(to: URL(fileURLWithPath: damaged))
+    let target = work.appending("damaged-target")
+    #expect {
+      try MirrorRestore(directory: target).restore(from: damaged)
+    } throws: { error in
+      guard let error = error as? ArchiveError else { return false }
+      return error.code == .invalidArchive && error.message.contains("Asset:alps-hero")
+    }
+    #expect(DirectoryTree(root: target) { $0 == ".mirror/lock" }.files.isEmpty)
+  }
+
   @Test func anUnwritableDestinationIsOneClearErrorAndLeavesNothing() throws {
     #expect {
       try export("missing-dir/snap.tar", ExportOptions(format: .tar))

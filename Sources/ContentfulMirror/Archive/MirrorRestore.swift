@@ -148,21 +148,25 @@ public struct MirrorRestore: Sendable {
   ) throws -> Int {
     let locales = Set(manifest.mirroredLocales)
     var indexed = Set<ItemKey>()
+    var problem: ArchiveError?
     try IndexStore(layout: layout).forEachRow(fileSystem: fileSystem) { key, row in
       indexed.insert(key)
-      guard rawItems.contains(key) else {
-        throw ArchiveError(
+      guard problem == nil else { return }
+      if !rawItems.contains(key) {
+        problem = ArchiveError(
           .invalidArchive, "the archive lists \(key) in its index but has no snapshot of it")
-      }
-      guard let found = documents[key], found.locales == locales,
+      } else if let found = documents[key], found.locales == locales,
         found.contentType == row.contentType
-      else {
-        throw ArchiveError(
+      {
+        return
+      } else {
+        problem = ArchiveError(
           .invalidArchive,
           "the archive's documents for \(key) do not match its manifest (locales \(locales.sorted()))"
         )
       }
     }
+    if let problem { throw problem }
     if let stray = Set(documents.keys).union(rawItems).subtracting(indexed).min() {
       throw ArchiveError(
         .invalidArchive, "the archive has files for \(stray), which its index does not list")

@@ -63,25 +63,12 @@ final class IndexStore {
     try linkShard(Self.shard(of: key), fileSystem)[key]
   }
 
-  /// Every item row, shard by shard (reads the whole index: for `--full` and verification).
-  func allKeys(fileSystem: FileSystem) throws(MirrorError) -> [ItemKey] {
-    var keys: [ItemKey] = []
-    for name in try fileSystem.contentsOfDirectory(layout.indexDirectory + "/items") {
-      guard name.hasSuffix(".json"), let shard = Int(name.dropLast(5), radix: 16) else { continue }
-      keys.append(contentsOf: try itemShard(shard, fileSystem).keys)
-    }
-    for (shard, rows) in itemShards where dirtyItemShards.contains(shard) {
-      keys.append(contentsOf: rows.keys)
-    }
-    return Array(Set(keys))
-  }
-
   /// Calls `body` with every committed item row, shard by shard, without keeping the shards.
-  func forEachRow(fileSystem: FileSystem, _ body: (ItemKey, ItemRow) throws -> Void) throws {
+  func forEachRow(fileSystem: FileSystem, _ body: (ItemKey, ItemRow) -> Void) throws(MirrorError) {
     for name in try fileSystem.contentsOfDirectory(layout.indexDirectory + "/items") {
       guard name.hasSuffix(".json"), let shard = Int(name.dropLast(5), radix: 16) else { continue }
       let wasCached = itemShards[shard] != nil
-      for (key, row) in try itemShard(shard, fileSystem) { try body(key, row) }
+      for (key, row) in try itemShard(shard, fileSystem) { body(key, row) }
       if !wasCached { itemShards[shard] = nil }
     }
   }

@@ -28,12 +28,11 @@ public struct MirrorStatus: Sendable {
     let index = IndexStore(layout: layout)
     var entries: [String: Int] = [:]
     var assets = 0
-    for key in try index.allKeys(fileSystem: fileSystem) {
+    try index.forEachRow(fileSystem: fileSystem) { key, row in
       if key.kind == .asset {
         assets += 1
       } else {
-        let type = try index.row(for: key, fileSystem: fileSystem)?.contentType ?? "?"
-        entries[type, default: 0] += 1
+        entries[row.contentType ?? "?", default: 0] += 1
       }
     }
     var dangling = 0

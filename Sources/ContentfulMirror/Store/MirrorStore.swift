@@ -204,7 +204,10 @@ final class MirrorStore {
   func deleteItems(notIn keep: Set<ItemKey>) throws(MirrorError) -> Int {
     try writeQueue.drain()
     try index.flush(using: &fileSystem)
-    var stale = Set(try index.allKeys(fileSystem: fileSystem)).subtracting(keep)
+    var stale = Set<ItemKey>()
+    try index.forEachRow(fileSystem: fileSystem) { key, _ in
+      if !keep.contains(key) { stale.insert(key) }
+    }
     stale.formUnion(try snapshotKeys().filter { !keep.contains($0) })
     for key in stale.sorted() { try delete(key) }
     return stale.count
