@@ -1,5 +1,6 @@
 import ContentfulMirror
 import Foundation
+import MirrorTestSupport
 
 // contentful-mirror-bench: the project's benchmark. Run it in a release build:
 //   swift run -c release contentful-mirror-bench [--entries 20000] [--assets N] [--locales 4]

@@ -40,6 +40,10 @@ enum HelpText {
       --token <token>       the access token on the command line (visible to other users: avoid)
       --encoders <n>        threads encoding documents (default 1; files are written by one)
       --durability <d>      syncfs (default: one flush per commit point) or fsync (every file)
+      --checkpoint-every <n>  pages between commit points (default 20): fewer redo less after
+                            a crash, more flush less often
+      --timeout <seconds>   give up on one request after this long and retry it (default 60)
+      --retries <n>         retries of a failed request (default 5; waits at most 180 s in all)
       --quiet               no progress output
       -h, --help            this text
 

@@ -13,7 +13,7 @@ struct SyncCommand {
       arguments,
       valued: [
         "--space", "--environment", "--host", "--source", "--locale", "--token-file", "--token",
-        "--encoders", "--durability",
+        "--encoders", "--durability", "--checkpoint-every", "--timeout", "--retries",
       ],
       flags: ["--full", "--all-locales", "--quiet", "--help", "-h"])
     if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
@@ -45,6 +45,26 @@ struct SyncCommand {
       }
       options.durability = durability
     }
+    if let pages = parsed.value("--checkpoint-every") {
+      guard let count = Int(pages), (1...100_000).contains(count) else {
+        throw UsageError("--checkpoint-every needs a number of pages from 1 to 100000")
+      }
+      options.pagesPerCheckpoint = count
+    }
+    var retryPolicy = RetryPolicy()
+    if let retries = parsed.value("--retries") {
+      guard let count = Int(retries), (0...20).contains(count) else {
+        throw UsageError("--retries needs a number from 0 to 20")
+      }
+      retryPolicy.maximumAttempts = count + 1
+    }
+    var requestTimeout = 60.0
+    if let timeout = parsed.value("--timeout") {
+      guard let seconds = Double(timeout), seconds >= 0.1, seconds <= 3600 else {
+        throw UsageError("--timeout needs a number of seconds from 0.1 to 3600")
+      }
+      requestTimeout = seconds
+    }
     let sync = MirrorSync(directory: directory)
     let source: any SpaceSource
     if let recording = parsed.value("--source") {
@@ -61,7 +81,7 @@ struct SyncCommand {
         source = CDAClient(
           configuration: .init(
             host: target.host, space: target.space, environment: target.environment),
-          accessToken: token)
+          accessToken: token, retryPolicy: retryPolicy, requestTimeout: requestTimeout)
       }
     }
 

@@ -31,10 +31,15 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
   }
 
   /// What to answer.
-  public enum Response: Sendable {
+  public indirect enum Response: Sendable {
     case reply(status: Int, headers: [String: String], body: [UInt8])
     /// Close the connection without answering (a dropped connection).
     case drop
+    /// Announce the whole body in `Content-Length`, send only its first `sent` bytes, then close
+    /// (a connection lost mid-body).
+    case cutOff(status: Int, headers: [String: String], body: [UInt8], sent: Int)
+    /// Answer `response` after `seconds` (a slow server).
+    case delayed(seconds: Double, Response)
 
     /// A JSON reply.
     public static func json(_ status: Int, _ body: [UInt8], headers: [String: String] = [:])
@@ -137,24 +142,39 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     lock.lock()
     log.append(request)
     lock.unlock()
-    switch handler(request) {
+    send(handler(request), on: connection)
+  }
+
+  private func send(_ response: Response, on connection: Int32) {
+    switch response {
     case .drop:
       return
+    case .delayed(let seconds, let response):
+      Thread.sleep(forTimeInterval: seconds)
+      send(response, on: connection)
     case .reply(let status, let headers, let body):
-      var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
-      for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-        head += "\(name): \(value)\r\n"
+      send(status: status, headers: headers, body: body, sending: body.count, on: connection)
+    case .cutOff(let status, let headers, let body, let sent):
+      send(status: status, headers: headers, body: body, sending: sent, on: connection)
+    }
+  }
+
+  private func send(
+    status: Int, headers: [String: String], body: [UInt8], sending: Int, on connection: Int32
+  ) {
+    var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
+    for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+      head += "\(name): \(value)\r\n"
+    }
+    head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+    let bytes = Array(head.utf8) + body.prefix(max(0, min(sending, body.count)))
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeBytes {
+        write(connection, $0.baseAddress.map { $0 + offset }, bytes.count - offset)
       }
-      head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-      let bytes = Array(head.utf8) + body
-      var offset = 0
-      while offset < bytes.count {
-        let written = bytes.withUnsafeBytes {
-          write(connection, $0.baseAddress.map { $0 + offset }, bytes.count - offset)
-        }
-        if written <= 0 { return }
-        offset += written
-      }
+      if written <= 0 { return }
+      offset += written
     }
   }
 
@@ -180,6 +200,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     case 404: "Not Found"
     case 429: "Too Many Requests"
     case 500: "Internal Server Error"
+    case 502: "Bad Gateway"
     case 503: "Service Unavailable"
     default: "Status"
     }

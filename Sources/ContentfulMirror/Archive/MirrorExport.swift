@@ -67,6 +67,7 @@ public struct MirrorExport: Sendable {
       ? ".\(destination).tmp-\(getpid())"
       : FileSystem.parent(of: destination) + "/." + FileSystem.lastComponent(of: destination)
         + ".tmp-\(getpid())"
+    Self.removeAbandonedTemporaries(of: destination)
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard fd >= 0 else {
       throw ArchiveError(.io, "cannot create \(destination): \(String(cString: strerror(errno)))")
@@ -92,5 +93,21 @@ public struct MirrorExport: Sendable {
         .io, "cannot move the archive to \(destination): \(String(cString: strerror(errno)))")
     }
     return plan.summary(members: members)
+  }
+
+  /// Removes `.<name>.tmp-<pid>` files beside `destination` whose export process no longer
+  /// exists: what an export killed before its rename leaves behind.
+  private static func removeAbandonedTemporaries(of destination: String) {
+    let parent = FileSystem.parent(of: destination)
+    let prefix = "." + FileSystem.lastComponent(of: destination) + ".tmp-"
+    guard let names = try? FileSystem().contentsOfDirectory(parent.isEmpty ? "." : parent) else {
+      return
+    }
+    for name in names where name.hasPrefix(prefix) {
+      guard let pid = Int32(name.dropFirst(prefix.count)), pid > 0,
+        kill(pid, 0) != 0 && errno == ESRCH
+      else { continue }
+      unlink(parent.isEmpty ? name : parent + "/" + name)
+    }
   }
 }

@@ -38,6 +38,7 @@ public struct MirrorRestore: Sendable {
     let lock = try MirrorLock(path: layout.lock)
     defer { withExtendedLifetime(lock) {} }
     try removeMirrorFiles(&fileSystem)
+    _ = try MirrorStore.removeTemporaryFiles(layout: layout, fileSystem: &fileSystem)
     do {
       return try extract(archivePath, fileSystem: &fileSystem)
     } catch {

@@ -27,10 +27,10 @@ public struct SyncPage: Sendable {
       (value, ranges) = try JSONReader().read(bytes, elementRangesOf: "items")
     } catch {
       throw SyncError(
-        .invalidResponse, "the sync response is not valid JSON (\(error))", cause: error)
+        .malformedResponse, "the sync response is not valid JSON (\(error))", cause: error)
     }
     guard let rawItems = value["items"]?.arrayValue else {
-      throw SyncError(.invalidResponse, "the sync response has no items array")
+      throw SyncError(.malformedResponse, "the sync response has no items array")
     }
     var items: [SyncItem] = []
     items.reserveCapacity(rawItems.count)
@@ -49,7 +49,8 @@ public struct SyncPage: Sendable {
     } else if let url = value["nextSyncUrl"]?.stringValue {
       continuation = .nextSync(token: try Self.token(in: url))
     } else {
-      throw SyncError(.invalidResponse, "the sync response has neither nextPageUrl nor nextSyncUrl")
+      throw SyncError(
+        .malformedResponse, "the sync response has neither nextPageUrl nor nextSyncUrl")
     }
     self.items = items
   }

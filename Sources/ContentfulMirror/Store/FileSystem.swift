@@ -257,6 +257,33 @@ struct FileSystem {
     }
   }
 
+  /// Whether `name` is a temporary file of ``writeAtomically(_:to:flush:)``.
+  static func isTemporaryName(_ name: String) -> Bool {
+    name.hasPrefix(".") && name.hasSuffix(".tmp")
+  }
+
+  /// Removes the temporary files a killed writer left in `path` (and, if `recursive`, below it),
+  /// without following symbolic links.
+  ///
+  /// - Returns: How many were removed.
+  mutating func removeTemporaryFiles(under path: String, recursive: Bool = true)
+    throws(MirrorError) -> Int
+  {
+    var removed = 0
+    for name in try contentsOfDirectory(path) {
+      let child = path + "/" + name
+      var info = stat()
+      guard lstat(child, &info) == 0 else { continue }
+      if (info.st_mode & S_IFMT) == S_IFDIR {
+        if recursive { removed += try removeTemporaryFiles(under: child) }
+      } else if (info.st_mode & S_IFMT) == S_IFREG && Self.isTemporaryName(name) {
+        try removeFile(child)
+        removed += 1
+      }
+    }
+    return removed
+  }
+
   // MARK: Durability
 
   /// Flushes everything written so far on the file system holding `path` to stable storage.

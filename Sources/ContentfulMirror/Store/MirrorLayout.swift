@@ -29,6 +29,8 @@ public struct MirrorLayout: Sendable, Hashable {
   public var checkpoint: String { privateDirectory + "/checkpoint.json" }
   public var lock: String { privateDirectory + "/lock" }
   public var lastSyncReport: String { privateDirectory + "/last-sync.json" }
+  /// Present while a sync writes; found at the start of a sync, it means the last one was killed.
+  public var writingMarker: String { privateDirectory + "/writing" }
 
   /// The directory holding every locale document of an item.
   public func itemDirectory(for key: ItemKey, contentType: String?) -> String {

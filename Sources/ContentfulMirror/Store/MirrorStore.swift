@@ -1,9 +1,24 @@
 /// The mirror directory as the sync engine sees it: documents, raw snapshots and the index.
 ///
 /// Owned by one task (it holds the lock and a file-system cursor); not `Sendable`.
-/// Writes follow the commit protocol: documents and raw snapshots are written atomically as
-/// pages are applied, ``commit(_:)`` makes them durable with one file-system flush and then
-/// records the checkpoint, and ``finish(with:)`` writes the manifest with the new sync token last.
+///
+/// ## The commit protocol, in the order that makes a crash or a power loss harmless
+///
+/// 1. ``beginWriting()`` creates the writing marker; a sync that finds one sweeps the temporary
+///    files a killed run left behind.
+/// 2. Documents, raw snapshots and index shards are written atomically: a temporary file in the
+///    same directory, then `rename(2)`. A reader sees the old file or the new one, never a mix.
+/// 3. At a commit point, ``commit(_:flushIndex:)`` waits for the queued files, then flushes the
+///    whole file system (`syncfs(2)`: file data, and the directory entries the renames created),
+///    and only then writes the checkpoint that says those pages are done. A power loss before the
+///    flush loses the checkpoint's pages too, so the resumed sync fetches them again.
+/// 4. ``finish(with:journal:report:)`` flushes again, then writes the manifest with the new sync
+///    token, flushes it, and only then removes the checkpoint and the writing marker. The token
+///    therefore never moves past data that is not on disk, and the checkpoint is not dropped
+///    before the manifest that replaces it is durable.
+///
+/// Applying a page twice gives the same files as applying it once, so redoing the pages after the
+/// last durable checkpoint (or manifest) converges on the same mirror.
 final class MirrorStore {
   let layout: MirrorLayout
   private(set) var fileSystem = FileSystem()
@@ -239,6 +254,42 @@ final class MirrorStore {
     try fileSystem.syncFileSystem(of: layout.root)
     try fileSystem.removeFile(layout.checkpoint)
     try fileSystem.writeAtomically(CanonicalJSON.encode(report), to: layout.lastSyncReport)
+    try endWriting()
+  }
+
+  /// Marks the mirror as being written. If the marker is already there, the last sync was killed
+  /// (or lost power) while writing: its temporary files are removed first.
+  ///
+  /// - Returns: How many temporary files were removed.
+  @discardableResult
+  func beginWriting() throws(MirrorError) -> Int {
+    var removed = 0
+    if fileSystem.exists(layout.writingMarker) {
+      removed = try Self.removeTemporaryFiles(layout: layout, fileSystem: &fileSystem)
+    } else {
+      try fileSystem.writeAtomically([], to: layout.writingMarker)
+    }
+    return removed
+  }
+
+  /// Removes the temporary files of the mirror's own writers: in the root and in the trees the
+  /// mirror owns (not in other directories a user keeps there, such as `.git`).
+  static func removeTemporaryFiles(layout: MirrorLayout, fileSystem: inout FileSystem)
+    throws(MirrorError) -> Int
+  {
+    var removed = try fileSystem.removeTemporaryFiles(under: layout.root, recursive: false)
+    for tree in [
+      layout.entriesDirectory, layout.assetsDirectory, layout.indexDirectory,
+      layout.privateDirectory,
+    ] where try fileSystem.isRealDirectory(tree) {
+      removed += try fileSystem.removeTemporaryFiles(under: tree)
+    }
+    return removed
+  }
+
+  /// Removes the writing marker once nothing the sync started is left half-done.
+  func endWriting() throws(MirrorError) {
+    try fileSystem.removeFile(layout.writingMarker)
   }
 
   /// Forgets index changes not yet committed (the page that failed is replayed next time).

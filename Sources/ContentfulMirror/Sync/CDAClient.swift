@@ -70,6 +70,14 @@ public struct CDAClient: SpaceSource {
   }
 
   public func fetch(_ request: SourceRequest) async throws(SyncError) -> [UInt8] {
+    try await fetch(request) { bytes throws(SyncError) in bytes }
+  }
+
+  /// Fetches and decodes `request`, retrying 5xx answers, dropped connections, 429s within
+  /// ``RetryPolicy/maximumRateLimitWait``, and bodies `decode` finds malformed.
+  public func fetch<Value>(
+    _ request: SourceRequest, decodedBy decode: ([UInt8]) throws(SyncError) -> Value
+  ) async throws(SyncError) -> Value {
     let address = url(for: request)
     guard let url = URL(string: address) else {
       throw SyncError(.invalidConfiguration, "cannot build a URL from host \(configuration.host)")
@@ -91,7 +99,12 @@ public struct CDAClient: SpaceSource {
       case .success(let status, let headers, let body):
         switch status {
         case 200..<300:
-          return body
+          do {
+            return try decode(body)
+          } catch  where error.code == .malformedResponse {
+            retryAfter = retryPolicy.backoff(afterAttempt: attempt)
+            failure = error.message
+          }
         case 429:
           let reset = headers["x-contentful-ratelimit-reset"].flatMap { Double($0) } ?? 1
           let wait = Duration.milliseconds(Int64(max(reset, 0) * 1000))

@@ -70,69 +70,72 @@ public struct MirrorSync: Sendable {
     let store = try MirrorStore(layout: layout)
     store.encoderThreads = options.encoderThreads
     store.durability = options.durability
-    var manifest: Manifest?
+    try store.beginWriting()
     do {
-      manifest = try store.readManifest()
-    } catch {
-      guard options.full else { throw error }
-      try store.removeAllContent()
-      manifest = nil
-    }
-    if manifest?.space != target.space || manifest?.environment != target.environment {
-      manifest = options.full ? nil : manifest
-    }
-    var checkpoint = options.full ? nil : try store.readCheckpoint()
-    if let current = checkpoint, current.isFull || current.space != target.space {
-      checkpoint = nil  // a --full sync cannot resume: the set of items it saw is gone
-    }
-
-    let model = try await SpaceModel.fetch(from: source)
-    let filter: [String]? =
-      options.allLocales
-      ? nil : options.locales ?? checkpoint?.localeFilter ?? manifest?.localeFilter
-    for code in filter ?? [] where !model.locales.contains(where: { $0.code == code }) {
-      throw SyncError(
-        .invalidConfiguration,
-        "locale \(Identifier.quoted(code)) is not a locale of space \(target.space) (it has "
-          + model.locales.map(\.code).joined(separator: ", ") + ")")
-    }
-    let locales = Manifest.mirroredLocales(of: model, filter: filter)
-    let renderer = DocumentRenderer(model: model)
-
-    var rerendered = 0
-    if let manifest, !options.full,
-      manifest.model.renderingSignature != model.renderingSignature
-        || manifest.mirroredLocales != locales
-    {
-      rerendered = try store.rerenderAll(renderer: renderer, locales: locales)
-      progress(.rerendered(items: rerendered))
-    }
-
-    let isFull = options.full && manifest != nil
-    let isInitial = checkpoint?.isInitial ?? (options.full || manifest == nil)
-    var request: SourceRequest =
-      if let checkpoint { .sync(token: checkpoint.nextPageToken) } else if isInitial {
-        .initialSync
-      } else {
-        .sync(token: manifest?.syncToken ?? "")
+      var manifest: Manifest?
+      do {
+        manifest = try store.readManifest()
+      } catch {
+        guard options.full else { throw error }
+        try store.removeAllContent()
+        manifest = nil
       }
-    var pages = checkpoint?.pages ?? 0
-    var totalItems = checkpoint?.items ?? 0
-    if let checkpoint {
-      if checkpoint.isInitial { _ = try store.rebuildIndexFromSnapshots() }
-      progress(.resumed(pages: checkpoint.pages))
-    }
-    var upserted = 0
-    var deleted = 0
-    var seen = Set<ItemKey>()
-    // What a delta changes, for the journal behind `export --since`.
-    let fromToken: String? = isInitial ? nil : checkpoint?.fromToken ?? manifest?.syncToken
-    var journalUpserts = checkpoint?.upserted ?? []
-    var journalRemovals = checkpoint?.deleted ?? []
+      if manifest?.space != target.space || manifest?.environment != target.environment {
+        manifest = options.full ? nil : manifest
+      }
+      var checkpoint = options.full ? nil : try store.readCheckpoint()
+      if let current = checkpoint, current.isFull || current.space != target.space {
+        checkpoint = nil  // a --full sync cannot resume: the set of items it saw is gone
+      }
 
-    do {
+      let model = try await SpaceModel.fetch(from: source)
+      let filter: [String]? =
+        options.allLocales
+        ? nil : options.locales ?? checkpoint?.localeFilter ?? manifest?.localeFilter
+      for code in filter ?? [] where !model.locales.contains(where: { $0.code == code }) {
+        throw SyncError(
+          .invalidConfiguration,
+          "locale \(Identifier.quoted(code)) is not a locale of space \(target.space) (it has "
+            + model.locales.map(\.code).joined(separator: ", ") + ")")
+      }
+      let locales = Manifest.mirroredLocales(of: model, filter: filter)
+      let renderer = DocumentRenderer(model: model)
+
+      var rerendered = 0
+      if let manifest, !options.full,
+        manifest.model.renderingSignature != model.renderingSignature
+          || manifest.mirroredLocales != locales
+      {
+        rerendered = try store.rerenderAll(renderer: renderer, locales: locales)
+        progress(.rerendered(items: rerendered))
+      }
+
+      let isFull = options.full && manifest != nil
+      let isInitial = checkpoint?.isInitial ?? (options.full || manifest == nil)
+      var request: SourceRequest =
+        if let checkpoint { .sync(token: checkpoint.nextPageToken) } else if isInitial {
+          .initialSync
+        } else {
+          .sync(token: manifest?.syncToken ?? "")
+        }
+      var pages = checkpoint?.pages ?? 0
+      var totalItems = checkpoint?.items ?? 0
+      if let checkpoint {
+        if checkpoint.isInitial { _ = try store.rebuildIndexFromSnapshots() }
+        progress(.resumed(pages: checkpoint.pages))
+      }
+      var upserted = 0
+      var deleted = 0
+      var seen = Set<ItemKey>()
+      // What a delta changes, for the journal behind `export --since`.
+      let fromToken: String? = isInitial ? nil : checkpoint?.fromToken ?? manifest?.syncToken
+      var journalUpserts = checkpoint?.upserted ?? []
+      var journalRemovals = checkpoint?.deleted ?? []
+
       while true {
-        let page = try SyncPage(decoding: try await source.fetch(request))
+        let page = try await source.fetch(request) { bytes throws(SyncError) in
+          try SyncPage(decoding: bytes)
+        }
         // Keys within a page are distinct, so upserts can go as one parallel batch.
         var batch: [SyncedItem] = []
         for item in page.items {
@@ -192,7 +195,9 @@ public struct MirrorSync: Sendable {
         }
       }
     } catch {
-      try? store.drainWrites()
+      // Every write that failed removed its own temporary file; once the queue is drained
+      // nothing is half-done, so only a killed sync leaves the marker behind.
+      if (try? store.drainWrites()) != nil { try? store.endWriting() }
       store.discardUncommitted()
       throw error
     }

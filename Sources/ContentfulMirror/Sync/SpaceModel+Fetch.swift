@@ -52,15 +52,19 @@ extension SpaceModel {
     var items: [JSONValue] = []
     var skip = 0
     while true {
-      let bytes = try await source.fetch(request(skip))
-      let page: JSONValue
-      do {
-        page = try JSONReader().read(bytes)
-      } catch {
-        throw SyncError(.invalidResponse, "/\(name) is not valid JSON (\(error))", cause: error)
-      }
-      guard let pageItems = page["items"]?.arrayValue else {
-        throw SyncError(.invalidResponse, "/\(name) has no items array")
+      let (page, pageItems) = try await source.fetch(request(skip)) {
+        bytes throws(SyncError) -> (JSONValue, [JSONValue]) in
+        let page: JSONValue
+        do {
+          page = try JSONReader().read(bytes)
+        } catch {
+          throw SyncError(
+            .malformedResponse, "/\(name) is not valid JSON (\(error))", cause: error)
+        }
+        guard let pageItems = page["items"]?.arrayValue else {
+          throw SyncError(.malformedResponse, "/\(name) has no items array")
+        }
+        return (page, pageItems)
       }
       items.append(contentsOf: pageItems)
       skip += pageItems.count

@@ -19,4 +19,22 @@ public protocol SpaceSource: Sendable {
   ///
   /// - Throws: ``SyncError``; `.tokenRejected` when the source refuses a sync token.
   func fetch(_ request: SourceRequest) async throws(SyncError) -> [UInt8]
+
+  /// The response for `request` as `decode` reads it.
+  ///
+  /// A source that can ask again treats a response `decode` rejects as
+  /// ``SyncError/Code-swift.struct/malformedResponse`` (cut short, or not the shape of the
+  /// answer) like a dropped connection, and retries it within its bounds; any other error from
+  /// `decode` is final. The default implementation decodes what ``fetch(_:)`` returns, once.
+  func fetch<Value>(
+    _ request: SourceRequest, decodedBy decode: ([UInt8]) throws(SyncError) -> Value
+  ) async throws(SyncError) -> Value
+}
+
+extension SpaceSource {
+  public func fetch<Value>(
+    _ request: SourceRequest, decodedBy decode: ([UInt8]) throws(SyncError) -> Value
+  ) async throws(SyncError) -> Value {
+    try decode(try await fetch(request))
+  }
 }

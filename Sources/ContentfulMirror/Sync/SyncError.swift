@@ -11,8 +11,12 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
 
     /// An id, content type id or locale code broke Contentful's rules.
     public static let invalidIdentifier = Code("invalidIdentifier")
-    /// A response or recorded page was not the shape the CDA sends.
+    /// A response or recorded page carries content the mirror refuses (duplicate items, an
+    /// entry without a content type, …). Asking again would give the same answer.
     public static let invalidResponse = Code("invalidResponse")
+    /// A response is not JSON, is cut short, or is not the shape of the answer asked for: what
+    /// a dropped connection or a misbehaving proxy produces, so HTTP sources retry it.
+    public static let malformedResponse = Code("malformedResponse")
     /// The server rejected the stored sync token; `sync --full` starts over.
     public static let tokenRejected = Code("tokenRejected")
     /// The access token is missing or was refused.

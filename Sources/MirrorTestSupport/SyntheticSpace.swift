@@ -1,16 +1,17 @@
-import ContentfulMirror
+public import ContentfulMirror
 
 /// A deterministic synthetic space: N entries (authors, categories, posts with rich text, links,
 /// arrays and a few explicit nulls), M assets, L locales with a fallback chain, served in sync
 /// pages of 100 items. The same seed gives the same bytes.
-struct SyntheticSpace {
-  static let spaceID = "benchspace"
-  let entries: Int
-  let assets: Int
-  let localeCodes: [String]
+public struct SyntheticSpace: Sendable {
+  public static let spaceID = "benchspace"
+  public let entries: Int
+  public let assets: Int
+  public let localeCodes: [String]
   private var random: SplitMix64
 
-  init(entries: Int, assets: Int, locales: Int, seed: UInt64) {
+  /// A space of `entries` entries and `assets` assets in `locales` locales (1–8), from `seed`.
+  public init(entries: Int, assets: Int, locales: Int, seed: UInt64) {
     self.entries = entries
     self.assets = assets
     self.localeCodes = Array(
@@ -19,7 +20,8 @@ struct SyntheticSpace {
     self.random = SplitMix64(seed: seed)
   }
 
-  var localesJSON: [UInt8] {
+  /// The `/locales` response.
+  public var localesJSON: [UInt8] {
     let items: [JSONValue] = localeCodes.enumerated().map { index, code in
       let fallback: JSONValue =
         switch index {
@@ -35,7 +37,8 @@ struct SyntheticSpace {
       .object(JSONObject(["items": .array(items), "total": .number(String(items.count))])))
   }
 
-  var contentTypesJSON: [UInt8] {
+  /// The `/content_types` response.
+  public var contentTypesJSON: [UInt8] {
     func field(
       _ id: String, _ type: String, _ localized: Bool, link: String? = nil, items: String? = nil
     ) -> JSONValue {
@@ -84,7 +87,7 @@ struct SyntheticSpace {
   }
 
   /// Every item at `version` 1, in sync order.
-  mutating func items() -> [JSONValue] {
+  public mutating func items() -> [JSONValue] {
     var all: [JSONValue] = []
     for index in 0..<assets { all.append(asset(index, revision: 1)) }
     for index in 0..<entries { all.append(entry(index, revision: 1)) }
@@ -92,8 +95,22 @@ struct SyntheticSpace {
   }
 
   /// `count` entries changed at revision 2 (titles and a rating), for a delta.
-  mutating func changedEntries(_ count: Int) -> [JSONValue] {
+  public mutating func changedEntries(_ count: Int) -> [JSONValue] {
     (0..<min(count, entries)).map { entry(($0 * 7919) % entries, revision: 2) }
+  }
+
+  /// Deletions of the last `count` entries (the ones ``changedEntries(_:)`` changes least).
+  public func deletedEntries(_ count: Int) -> [JSONValue] {
+    (max(entries - count, 0)..<entries).map { index in
+      .object(
+        JSONObject([
+          "sys": .object(
+            JSONObject([
+              "id": .string("entry\(index)"), "type": "DeletedEntry",
+              "deletedAt": "2025-04-01T00:00:00.000Z",
+            ]))
+        ]))
+    }
   }
 
   private func sys(_ id: String, type: String, revision: Int, contentType: String? = nil)
@@ -290,10 +307,10 @@ extension SyntheticSpace {
 }
 
 /// A small, fast, seedable generator (Steele, Lea, Flood: SplitMix64).
-struct SplitMix64 {
+public struct SplitMix64: Sendable {
   private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
+  public init(seed: UInt64) { state = seed }
+  public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

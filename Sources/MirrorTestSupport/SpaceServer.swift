@@ -1,0 +1,116 @@
+import ContentfulMirror
+import Foundation
+
+/// Serves a ``SyntheticSpace`` over loopback HTTP with the CDA's sync paging, gzip-compressed as
+/// the CDA sends it. After the initial sync (token `s1`) one delta is available (token `s1` →
+/// `s2`: changed entries, then deleted ones), then nothing new.
+public final class SpaceServer: @unchecked Sendable {
+  /// A fault hook: given the request and its 0-based number, an answer to send instead.
+  public typealias Fault =
+    @Sendable (LoopbackHTTPServer.Request, Int) -> LoopbackHTTPServer.Response?
+
+  public let server: LoopbackHTTPServer
+  /// Pages of the initial sync.
+  public let pageCount: Int
+  /// Uncompressed bytes of every response.
+  public let payloadBytes: Int
+  /// The initial sync's pages as JSON text, for the JSON-layer comparison.
+  public let uncompressedPages: [[UInt8]]
+  private let state: State
+
+  /// - Parameters:
+  ///   - space: The space to serve; its generator advances.
+  ///   - deltaChanges: Entries the delta changes.
+  ///   - deltaDeletions: Entries the delta deletes.
+  ///   - pageSize: Items per sync page (the CDA sends 100).
+  public init(
+    space: inout SyntheticSpace, deltaChanges: Int, deltaDeletions: Int = 0, pageSize: Int = 100
+  ) throws {
+    let base =
+      "https://cdn.contentful.com/spaces/\(SyntheticSpace.spaceID)/environments/master/sync?sync_token="
+    let items = space.items()
+    var responses: [String: [UInt8]] = [:]
+    var payload = 0
+    func store(_ key: String, _ bytes: [UInt8]) {
+      payload += bytes.count
+      responses[key] = GzipCompressor.compress(bytes) ?? bytes
+    }
+    func page(_ items: ArraySlice<JSONValue>, next: String, final: Bool) -> [UInt8] {
+      CanonicalJSON.encodeCompact(
+        .object(
+          JSONObject([
+            "sys": .object(JSONObject(["type": "Array"])), "items": .array(Array(items)),
+            (final ? "nextSyncUrl" : "nextPageUrl"): .string(base + next),
+          ])))
+    }
+    let pages = stride(from: 0, to: items.count, by: pageSize).map {
+      items[$0..<min($0 + pageSize, items.count)]
+    }
+    var plain: [[UInt8]] = []
+    for (index, slice) in pages.enumerated() {
+      let last = index == pages.count - 1
+      let bytes = page(slice, next: last ? "s1" : "p\(index + 1)", final: last)
+      plain.append(bytes)
+      store(index == 0 ? "initial" : "p\(index)", bytes)
+    }
+    uncompressedPages = plain
+    let delta = space.changedEntries(deltaChanges) + space.deletedEntries(deltaDeletions)
+    store("s1", page(delta[...], next: "s2", final: true))
+    store("s2", page([], next: "s2", final: true))
+    store("locales", space.localesJSON)
+    store("content_types", space.contentTypesJSON)
+    pageCount = pages.count
+    payloadBytes = payload
+    let served = responses
+    let state = State()
+    self.state = state
+    server = try LoopbackHTTPServer { request in
+      if let injected = state.fault(for: request) { return injected }
+      let key: String
+      if request.path.hasSuffix("/sync") {
+        key = request.query["sync_token"] ?? "initial"
+      } else {
+        key = String(request.path.split(separator: "/").last ?? "")
+      }
+      guard let body = served[key] else { return .json(404, Array("{}".utf8)) }
+      let reply = LoopbackHTTPServer.Response.json(200, body, headers: ["Content-Encoding": "gzip"])
+      return state.latency > 0 ? .delayed(seconds: state.latency, reply) : reply
+    }
+  }
+
+  /// `http://127.0.0.1:<port>`.
+  public var baseURL: String { server.baseURL }
+
+  /// Installs a fault hook (replacing any earlier one) and restarts the request count.
+  public func inject(_ fault: Fault?) { state.install(fault) }
+
+  /// Delays every answer by `seconds`, so a sync takes long enough to be interrupted anywhere.
+  public func delayEveryResponse(by seconds: Double) { state.latency = seconds }
+
+  private final class State: @unchecked Sendable {
+    private let lock = NSLock()
+    private var hook: Fault?
+    private var count = 0
+    private var delay = 0.0
+
+    var latency: Double {
+      get { lock.withLock { delay } }
+      set { lock.withLock { delay = newValue } }
+    }
+
+    func install(_ fault: Fault?) {
+      lock.withLock {
+        hook = fault
+        count = 0
+      }
+    }
+
+    func fault(for request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response? {
+      let (hook, number) = lock.withLock {
+        defer { count += 1 }
+        return (self.hook, count)
+      }
+      return hook?(request, number)
+    }
+  }
+}
