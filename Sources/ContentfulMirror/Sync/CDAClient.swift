@@ -101,7 +101,8 @@ public struct CDAClient: SpaceSource {
         case 200..<300:
           do {
             return try decode(body)
-          } catch  where error.code == .malformedResponse {
+          } catch {
+            guard error.code == .malformedResponse else { throw error }
             retryAfter = retryPolicy.backoff(afterAttempt: attempt)
             failure = error.message
           }
