@@ -3,7 +3,7 @@ import Foundation
 
 /// Serves a ``SyntheticSpace`` over loopback HTTP with the CDA's sync paging, gzip-compressed as
 /// the CDA sends it. After the initial sync (token `s1`) one delta is available (token `s1` →
-/// `s2`: changed entries, then deleted ones), then nothing new.
+/// `s2`, paged like the initial sync: changed entries, then deleted ones), then nothing new.
 public final class SpaceServer: @unchecked Sendable {
   /// A fault hook: given the request and its 0-based number, an answer to send instead.
   public typealias Fault =
@@ -54,8 +54,21 @@ public final class SpaceServer: @unchecked Sendable {
       store(index == 0 ? "initial" : "p\(index)", bytes)
     }
     uncompressedPages = plain
-    let delta = space.changedEntries(deltaChanges) + space.deletedEntries(deltaDeletions)
-    store("s1", page(delta[...], next: "s2", final: true))
+    let deletions = space.deletedEntries(deltaDeletions)
+    let deleted = Set(deletions.compactMap { $0["sys"]?["id"]?.stringValue })
+    let changes = space.changedEntries(deltaChanges).filter {
+      !deleted.contains($0["sys"]?["id"]?.stringValue ?? "")
+    }
+    let delta = changes + deletions
+    let deltaPages = stride(from: 0, to: max(delta.count, 1), by: pageSize).map {
+      delta[$0..<min($0 + pageSize, delta.count)]
+    }
+    for (index, slice) in deltaPages.enumerated() {
+      let last = index == deltaPages.count - 1
+      store(
+        index == 0 ? "s1" : "d\(index)",
+        page(slice, next: last ? "s2" : "d\(index + 1)", final: last))
+    }
     store("s2", page([], next: "s2", final: true))
     store("locales", space.localesJSON)
     store("content_types", space.contentTypesJSON)

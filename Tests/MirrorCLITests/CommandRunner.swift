@@ -32,6 +32,20 @@ struct CommandRunner {
     try launch(URL(fileURLWithPath: "/bin/sh"), ["-c", script, Self.executable.path] + arguments)
   }
 
+  /// Starts the executable without waiting, its output discarded (for tests that kill it).
+  func start(_ arguments: [String]) throws -> Process {
+    let process = Process()
+    process.executableURL = Self.executable
+    process.arguments = arguments
+    process.environment = environment
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    return process
+  }
+
   private func launch(_ executable: URL, _ arguments: [String]) throws -> Result {
     let process = Process()
     process.executableURL = executable

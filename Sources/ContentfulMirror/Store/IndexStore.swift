@@ -8,7 +8,8 @@
 ///
 /// Reverse rows are derived inside ``upsert(_:row:)`` and ``remove(_:)`` from the forward rows,
 /// never edited on their own. Shards are read lazily, changed in memory, and written by
-/// ``flush(using:)`` at commit points.
+/// ``flush(using:)`` at commit points, through an ``IndexRedoLog`` so that the item and link
+/// shards of one flush land together or not at all.
 final class IndexStore {
   /// One item's row.
   struct ItemRow: Hashable, Sendable {
@@ -125,24 +126,29 @@ final class IndexStore {
 
   /// Writes every changed shard (removing shards that became empty) and forgets the clean
   /// in-memory copies, so memory stays bounded between commit points.
+  ///
+  /// The changed shards go to the redo log first (made durable), then to their files; the caller
+  /// clears the log with ``IndexRedoLog/clear(fileSystem:)`` after its next file-system flush.
   func flush(using fileSystem: inout FileSystem) throws(MirrorError) {
+    var changes: [IndexRedoLog.Change] = []
     for shard in dirtyItemShards.sorted() {
-      let path = layout.itemShardPath(shard)
       let rows = itemShards[shard] ?? [:]
-      if rows.isEmpty {
-        try fileSystem.removeFile(path)
-      } else {
-        try fileSystem.writeAtomically(CanonicalJSON.encode(Self.json(items: rows)), to: path)
-      }
+      changes.append(
+        .init(
+          relativePath: MirrorLayout.itemShard(shard),
+          bytes: rows.isEmpty ? nil : CanonicalJSON.encode(Self.json(items: rows))))
     }
     for shard in dirtyLinkShards.sorted() {
-      let path = layout.linkShardPath(shard)
       let rows = linkShards[shard] ?? [:]
-      if rows.isEmpty {
-        try fileSystem.removeFile(path)
-      } else {
-        try fileSystem.writeAtomically(CanonicalJSON.encode(Self.json(links: rows)), to: path)
-      }
+      changes.append(
+        .init(
+          relativePath: MirrorLayout.linkShard(shard),
+          bytes: rows.isEmpty ? nil : CanonicalJSON.encode(Self.json(links: rows))))
+    }
+    if !changes.isEmpty {
+      let log = IndexRedoLog(layout: layout)
+      try log.record(changes, fileSystem: &fileSystem)
+      try log.apply(changes, fileSystem: &fileSystem)
     }
     dirtyItemShards.removeAll()
     dirtyLinkShards.removeAll()

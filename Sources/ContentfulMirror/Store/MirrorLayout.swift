@@ -56,12 +56,18 @@ public struct MirrorLayout: Sendable, Hashable {
   }
 
   /// The item index shard file `shard`.
-  public func itemShardPath(_ shard: Int) -> String {
-    "\(indexDirectory)/items/\(IndexStore.shardName(shard)).json"
-  }
+  public func itemShardPath(_ shard: Int) -> String { root + "/" + Self.itemShard(shard) }
 
   /// The reverse link index shard file `shard`.
-  public func linkShardPath(_ shard: Int) -> String {
-    "\(indexDirectory)/links/\(IndexStore.shardName(shard)).json"
+  public func linkShardPath(_ shard: Int) -> String { root + "/" + Self.linkShard(shard) }
+
+  /// ``itemShardPath(_:)`` relative to the root.
+  static func itemShard(_ shard: Int) -> String {
+    "index/items/\(IndexStore.shardName(shard)).json"
+  }
+
+  /// ``linkShardPath(_:)`` relative to the root.
+  static func linkShard(_ shard: Int) -> String {
+    "index/links/\(IndexStore.shardName(shard)).json"
   }
 }

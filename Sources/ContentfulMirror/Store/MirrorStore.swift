@@ -8,11 +8,14 @@
 ///    files a killed run left behind.
 /// 2. Documents, raw snapshots and index shards are written atomically: a temporary file in the
 ///    same directory, then `rename(2)`. A reader sees the old file or the new one, never a mix.
-/// 3. At a commit point, ``commit(_:flushIndex:)`` waits for the queued files, then flushes the
+/// 3. Index shards change together: ``IndexStore/flush(using:)`` writes them all to an
+///    ``IndexRedoLog`` and flushes it before writing any shard; opening a store rolls a found
+///    log forward, and the log is cleared after the next flush of the file system.
+/// 4. At a commit point, ``commit(_:flushIndex:)`` waits for the queued files, then flushes the
 ///    whole file system (`syncfs(2)`: file data, and the directory entries the renames created),
 ///    and only then writes the checkpoint that says those pages are done. A power loss before the
 ///    flush loses the checkpoint's pages too, so the resumed sync fetches them again.
-/// 4. ``finish(with:journal:report:)`` flushes again, then writes the manifest with the new sync
+/// 5. ``finish(with:journal:report:)`` flushes again, then writes the manifest with the new sync
 ///    token, flushes it, and only then removes the checkpoint and the writing marker. The token
 ///    therefore never moves past data that is not on disk, and the checkpoint is not dropped
 ///    before the manifest that replaces it is durable.
@@ -46,6 +49,7 @@ final class MirrorStore {
     }
     lock = try MirrorLock(path: layout.lock)
     index = IndexStore(layout: layout)
+    try IndexRedoLog(layout: layout).recover(fileSystem: &fileSystem)
   }
 
   // MARK: Reading state
@@ -237,8 +241,17 @@ final class MirrorStore {
   ///   end and, if interrupted, re-derives it from the raw snapshots on resume.
   func commit(_ checkpoint: Checkpoint, flushIndex: Bool = true) throws(MirrorError) {
     try writeQueue.drain()
+    if let fromToken = checkpoint.fromToken {
+      // Before the index loses the rows of deleted items, the journal keeps their content types.
+      try SyncJournal(layout: layout).append(
+        .init(
+          fromToken: fromToken, toToken: checkpoint.nextPageToken, upserted: checkpoint.upserted,
+          deleted: checkpoint.deleted), committedToken: try readManifest()?.syncToken,
+        fileSystem: &fileSystem)
+    }
     if flushIndex { try index.flush(using: &fileSystem) }
     try fileSystem.syncFileSystem(of: layout.root)
+    try IndexRedoLog(layout: layout).clear(fileSystem: fileSystem)
     try fileSystem.writeAtomically(CanonicalJSON.encode(checkpoint.json), to: layout.checkpoint)
   }
 
@@ -247,9 +260,15 @@ final class MirrorStore {
     throws(MirrorError)
   {
     try writeQueue.drain()
+    // The journal first: once the index is flushed, deleted items' content types are gone from
+    // it, and a replay after a crash could not record them again (records of one sync merge).
+    if let record {
+      try SyncJournal(layout: layout).append(
+        record, committedToken: try readManifest()?.syncToken, fileSystem: &fileSystem)
+    }
     try index.flush(using: &fileSystem)
-    if let record { try SyncJournal(layout: layout).append(record, fileSystem: &fileSystem) }
     try fileSystem.syncFileSystem(of: layout.root)
+    try IndexRedoLog(layout: layout).clear(fileSystem: fileSystem)
     try fileSystem.writeAtomically(CanonicalJSON.encode(manifest.json), to: layout.manifest)
     try fileSystem.syncFileSystem(of: layout.root)
     try fileSystem.removeFile(layout.checkpoint)

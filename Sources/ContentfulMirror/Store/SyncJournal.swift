@@ -33,9 +33,24 @@ struct SyncJournal {
   var directory: String { layout.privateDirectory + "/journal" }
 
   /// Appends `record` and drops records beyond ``capacity``.
-  func append(_ record: Record, fileSystem: inout FileSystem) throws(MirrorError) {
+  ///
+  /// When the last record starts from the same token but does not end at `committedToken` (the
+  /// manifest's), it was written by an attempt at this same sync that was killed before its
+  /// manifest: the two are merged into one (a deletion replayed after the item was already gone
+  /// keeps the content type the first attempt recorded).
+  func append(_ record: Record, committedToken: String?, fileSystem: inout FileSystem)
+    throws(MirrorError)
+  {
     let names = try recordNames(fileSystem)
-    let next = (names.last.flatMap { Int($0.dropLast(5)) } ?? 0) + 1
+    var record = record
+    var next = (names.last.flatMap { Int($0.dropLast(5)) } ?? 0) + 1
+    if let last = names.last, let bytes = try fileSystem.readFileIfPresent(directory + "/" + last),
+      let value = try? JSONReader().read(bytes), let earlier = Self.record(from: value),
+      earlier.fromToken == record.fromToken, earlier.toToken != committedToken
+    {
+      record = Self.merge(earlier, record)
+      next -= 1
+    }
     try fileSystem.writeAtomically(CanonicalJSON.encode(Self.json(record)), to: path(next))
     for name in names.dropLast(max(Self.capacity - 1, 0)) {
       try fileSystem.removeFile(directory + "/" + name)
@@ -70,6 +85,22 @@ struct SyncJournal {
       }
     }
     return changes
+  }
+
+  /// `later` with what `earlier` knew and `later` did not.
+  static func merge(_ earlier: Record, _ later: Record) -> Record {
+    var merged = later
+    merged.upserted = Array(Set(earlier.upserted).union(later.upserted)).sorted()
+    let laterDeletions = Set(later.deleted.map(\.key))
+    var contentTypes: [ItemKey: String] = [:]
+    for removal in earlier.deleted + later.deleted {
+      if let type = removal.contentType { contentTypes[removal.key] = type }
+    }
+    // An item the later attempt saw again (upserted) is no longer a deletion of the earlier one.
+    let deletedKeys = Set(earlier.deleted.map(\.key)).subtracting(later.upserted).union(
+      laterDeletions)
+    merged.deleted = deletedKeys.sorted().map { Removal(key: $0, contentType: contentTypes[$0]) }
+    return merged
   }
 
   private func recordNames(_ fileSystem: FileSystem) throws(MirrorError) -> [String] {

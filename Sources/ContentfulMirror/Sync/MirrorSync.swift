@@ -73,8 +73,10 @@ public struct MirrorSync: Sendable {
     try store.beginWriting()
     do {
       var manifest: Manifest?
+      var committed = true
       do {
         manifest = try store.readManifest()
+        committed = manifest != nil
       } catch {
         guard options.full else { throw error }
         try store.removeAllContent()
@@ -86,6 +88,16 @@ public struct MirrorSync: Sendable {
       var checkpoint = options.full ? nil : try store.readCheckpoint()
       if let current = checkpoint, current.isFull || current.space != target.space {
         checkpoint = nil  // a --full sync cannot resume: the set of items it saw is gone
+      }
+      if let current = checkpoint, let manifest,
+        current.isInitial || current.fromToken != manifest.syncToken
+      {
+        checkpoint = nil  // left by a sync killed after writing its manifest: already done
+      }
+      if !committed && checkpoint == nil {
+        // A first sync. Anything here was written by a first sync that was killed before its
+        // first commit point, and may include items the space no longer has: start clean.
+        try store.removeAllContent()
       }
 
       let model = try await SpaceModel.fetch(from: source)
