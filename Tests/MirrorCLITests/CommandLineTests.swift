@@ -95,6 +95,7 @@ import Testing
       "sync", mirror, "--space", "mirrorsample01", "--host", server.baseURL,
     ])
     #expect(first.status == 0, "\(first.error)")
+    #expect(!first.error.contains("warning"))  // CONTENTFUL_ACCESS_TOKEN is silent
     // Later syncs take space and host from the manifest; --token works but warns.
     var bare = self.runner
     bare.environment["CONTENTFUL_ACCESS_TOKEN"] = nil
@@ -108,9 +109,20 @@ import Testing
     for result in [first, second, third, wrong] {
       #expect(!(result.output + result.error).contains(Self.token))
     }
-    for (path, bytes) in DirectoryTree(root: mirror).files {
+    // Nor does it reach an archive (uncompressed, so a grep sees every byte) or a restored copy.
+    let archive = work.appending("mirror.tar")
+    let export = try bare.run(["export", mirror, "-o", archive])
+    let restore = try bare.run(["restore", archive, work.appending("restored")])
+    #expect(export.status == 0 && restore.status == 0)
+    let archiveBytes = try #require(FileManager.default.contents(atPath: archive))
+    #expect(!String(decoding: archiveBytes, as: UTF8.self).contains(Self.token))
+    for (path, bytes) in DirectoryTree(root: work.path).files {
       #expect(
-        !String(decoding: bytes, as: UTF8.self).contains(Self.token), "token found in \(path)")
+        !String(decoding: bytes, as: UTF8.self).contains(Self.token) || path == "token",
+        "token found in \(path)")
+    }
+    for result in [export, restore] {
+      #expect(!(result.output + result.error).contains(Self.token))
     }
     #expect(server.requests.allSatisfy { !$0.target.contains(Self.token) })
   }

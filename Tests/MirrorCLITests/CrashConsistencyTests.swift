@@ -114,8 +114,17 @@ import Testing
     return (try? JSONReader().read(Array(data)))?["syncToken"]?.stringValue
   }
 
+  /// The fixture's directory: the fixture lives as long as the process, so it is removed at exit.
+  nonisolated(unsafe) static var fixtureDirectory: String?
+
   static let fixture: Result<Fixture, any Error> = Result {
     let fixture = try Fixture()
+    fixtureDirectory = fixture.work.path
+    atexit {
+      if let path = CrashConsistencyTests.fixtureDirectory {
+        try? FileManager.default.removeItem(atPath: path)
+      }
+    }
     var runner = CommandRunner()
     runner.environment["CONTENTFUL_ACCESS_TOKEN"] = token
     try fixture.prepare(runner)

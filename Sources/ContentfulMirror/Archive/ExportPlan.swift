@@ -128,6 +128,7 @@ struct ExportPlan {
           path: full)
       }
       let isDirectory = kind == .directory
+      if !isDirectory && FileSystem.isTemporaryName(name) { continue }  // a killed writer's
       children.append((isDirectory ? name + "/" : name, name, isDirectory))
     }
     children.sort { $0.sortKey.utf8.lexicographicallyPrecedes($1.sortKey.utf8) }
@@ -144,13 +145,13 @@ struct ExportPlan {
   }
 
   /// What of the mirror directory a complete export carries: the public tree, the raw snapshots
-  /// and the sync journal; not the lock, the checkpoint, reports or temporary files.
+  /// and the sync journal; not the lock, the checkpoint or reports.
   private static func isExported(_ path: String) -> Bool {
     let parts = path.split(separator: "/", omittingEmptySubsequences: false)
     switch parts.count {
     case 1: return ["manifest.json", "entries", "assets", "index", ".mirror"].contains(parts[0])
     case 2 where parts[0] == ".mirror": return parts[1] == "items" || parts[1] == "journal"
-    default: return !(parts.last?.hasPrefix(".") ?? true)
+    default: return true  // ids may start with a dot; temporary files are skipped by the walk
     }
   }
 

@@ -179,12 +179,13 @@ final class MirrorStore {
     }
   }
 
-  /// The keys of every raw snapshot on disk (temporary files and invalid names skipped).
+  /// The keys of every raw snapshot on disk (temporary files, which end in `.tmp`, and invalid
+  /// names skipped; an id may start with a dot).
   private func snapshotKeys() throws(MirrorError) -> [ItemKey] {
     var keys: [ItemKey] = []
     for kind in ItemKind.allCases {
       for name in try fileSystem.contentsOfDirectory(layout.rawItemsDirectory(kind))
-      where name.hasSuffix(".json") && !name.hasPrefix(".") {
+      where name.hasSuffix(".json") {
         let key = ItemKey(kind, String(name.dropLast(5)))
         if Identifier.isValid(key.id) { keys.append(key) }
       }

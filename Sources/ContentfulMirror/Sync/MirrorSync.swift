@@ -207,9 +207,11 @@ public struct MirrorSync: Sendable {
         }
       }
     } catch {
-      // Every write that failed removed its own temporary file; once the queue is drained
-      // nothing is half-done, so only a killed sync leaves the marker behind.
-      if (try? store.drainWrites()) != nil { try? store.endWriting() }
+      // Every write that failed removed its own temporary file; once the queue has stopped
+      // (drained, or ended by its first error) nothing is half-done, so only a killed sync
+      // leaves the marker behind.
+      try? store.drainWrites()
+      try? store.endWriting()
       store.discardUncommitted()
       throw error
     }
