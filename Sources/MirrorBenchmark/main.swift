@@ -4,7 +4,7 @@ import MirrorTestSupport
 
 // contentful-mirror-bench: the project's benchmark. Run it in a release build:
 //   swift run -c release contentful-mirror-bench [--entries 20000] [--assets N] [--locales 4]
-//     [--runs 3] [--seed 1] [--delta 100] [--work DIR] [--skip-export] [--keep]
+//     [--runs 3] [--seed 1] [--delta 100] [--work DIR] [--skip-export] [--keep] [--record DIR]
 // It measures the real executable as a child process against a loopback CDA stand-in.
 
 var options: [String: String] = [:]
@@ -68,6 +68,25 @@ print(
     format: "space: %d pages, %.0f MB of JSON (served gzipped), generated in %.1f s",
     fullServer.pageCount, Double(fullServer.payloadBytes) / 1e6,
     ChildProcess.monotonicSeconds() - generationStart))
+
+// --record DIR: write the space's initial sync as a recorded space and stop, for profiling
+// (`perf record contentful-mirror sync /tmp/m --source DIR`).
+if let directory = options["--record"] {
+  try FileManager.default.createDirectory(
+    atPath: directory + "/sync", withIntermediateDirectories: true)
+  func save(_ name: String, _ bytes: [UInt8]) throws {
+    try Data(bytes).write(to: URL(fileURLWithPath: directory + "/" + name))
+  }
+  try save(
+    "space.json", Array(#"{"sys": {"type": "Space", "id": "\#(SyntheticSpace.spaceID)"}}"#.utf8))
+  try save("locales.json", fullSpace.localesJSON)
+  try save("content_types.json", fullSpace.contentTypesJSON)
+  for (index, page) in fullServer.uncompressedPages.enumerated() {
+    try save(index == 0 ? "sync/initial.json" : "sync/p\(index).json", page)
+  }
+  print("recorded the initial sync in \(directory)")
+  exit(0)
+}
 
 // 0. The JSON layer against Foundation on the same bytes: every sync page, parsed, then
 // written back sorted and indented.

@@ -137,6 +137,9 @@ public struct CDAClient: SpaceSource {
             + "then run the sync again (it resumes where it stopped)")
       }
       try? await Task.sleep(for: retryAfter)
+      if Task.isCancelled {
+        throw SyncError(.unavailable, "the sync stopped before \(display) answered")
+      }
       waited += retryAfter
     }
   }

@@ -144,9 +144,14 @@ public struct MirrorSync: Sendable {
       var journalUpserts = checkpoint?.upserted ?? []
       var journalRemovals = checkpoint?.deleted ?? []
 
+      // A bounded pipeline: while one page is encoded and written, the next is fetched and
+      // decoded on another thread. At most two pages are in memory.
+      var next = Self.prefetch(request, from: source)
+      defer { next.cancel() }
       while true {
-        let page = try await source.fetch(request) { bytes throws(SyncError) in
-          try SyncPage(decoding: bytes)
+        let page = try await next.value
+        if case .nextPage(let token) = page.continuation {
+          next = Self.prefetch(.sync(token: token), from: source)
         }
         // Keys within a page are distinct, so upserts can go as one parallel batch.
         var batch: [SyncedItem] = []
@@ -214,6 +219,15 @@ public struct MirrorSync: Sendable {
       try? store.endWriting()
       store.discardUncommitted()
       throw error
+    }
+  }
+
+  /// Starts fetching and decoding the page `request` names.
+  private static func prefetch(_ request: SourceRequest, from source: any SpaceSource) -> Task<
+    SyncPage, any Error
+  > {
+    Task {
+      try await source.fetch(request) { bytes throws(SyncError) in try SyncPage(decoding: bytes) }
     }
   }
 
