@@ -22,7 +22,9 @@ import Testing
       .init(relativePath: MirrorLayout.itemShard(2), bytes: []),
       .init(relativePath: MirrorLayout.linkShard(7), bytes: nil),
     ]
-    try log.record(changes, fileSystem: &fileSystem)
+    let writer = try IndexRedoLog.Writer(log)
+    for change in changes { try writer.append(change) }
+    try writer.commit(fileSystem: fileSystem)
     #expect(IndexRedoLog.parse(try #require(try fileSystem.readFileIfPresent(log.path))) == changes)
     // As if killed before applying: opening the store again rolls it forward.
     #expect(try log.recover(fileSystem: &fileSystem))

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The changed index shards of one flush, written as a single file before any shard is.
 ///
 /// An item row and the reverse link rows derived from it live in different shard files, so a
@@ -21,30 +27,82 @@ struct IndexRedoLog {
 
   var path: String { layout.privateDirectory + "/index-redo" }
 
-  /// Writes `changes` to the log and makes it durable (with everything written before it).
-  func record(_ changes: [Change], fileSystem: inout FileSystem) throws(MirrorError) {
-    var bytes = Self.header
-    for change in changes {
-      if let contents = change.bytes {
-        bytes += Array("W \(change.relativePath) \(contents.count)\n".utf8)
-        bytes += contents
-      } else {
-        bytes += Array("D \(change.relativePath)\n".utf8)
+  /// Writes a log one shard at a time, so a flush of every shard (the end of a `--full` sync)
+  /// never holds the whole index twice in memory.
+  final class Writer {
+    private let log: IndexRedoLog
+    private let temporary: String
+    private var fd: Int32
+    private var buffer: [UInt8] = []
+
+    /// Starts a log (replacing a stale temporary one).
+    init(_ log: IndexRedoLog) throws(MirrorError) {
+      self.log = log
+      temporary = log.path + ".tmp"
+      fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+      guard fd >= 0 else { throw FileSystem.error("cannot create", temporary, errno) }
+      buffer = IndexRedoLog.header
+      buffer.reserveCapacity(1 << 20)
+    }
+
+    deinit {
+      if fd >= 0 {
+        close(fd)
+        unlink(temporary)
       }
     }
-    try fileSystem.writeAtomically(bytes, to: path)
-    try fileSystem.syncFileSystem(of: layout.root)
+
+    /// Adds one shard change.
+    func append(_ change: Change) throws(MirrorError) {
+      if let contents = change.bytes {
+        buffer += Array("W \(change.relativePath) \(contents.count)\n".utf8)
+        buffer += contents
+      } else {
+        buffer += Array("D \(change.relativePath)\n".utf8)
+      }
+      if buffer.count >= 1 << 20 { try writeBuffer() }
+    }
+
+    /// Puts the complete log in place and makes it durable, with everything written before it.
+    func commit(fileSystem: FileSystem) throws(MirrorError) {
+      try writeBuffer()
+      let closed = close(fd)
+      fd = -1
+      guard closed == 0 else { throw FileSystem.error("cannot write", temporary, errno) }
+      guard rename(temporary, log.path) == 0 else {
+        let code = errno
+        unlink(temporary)
+        throw FileSystem.error("cannot rename", temporary, code)
+      }
+      try fileSystem.syncFileSystem(of: log.layout.root)
+    }
+
+    private func writeBuffer() throws(MirrorError) {
+      var offset = 0
+      while offset < buffer.count {
+        let written = buffer.withUnsafeBytes { bytes in
+          write(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+        }
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { throw FileSystem.error("cannot write", temporary, errno) }
+        offset += written
+      }
+      buffer.removeAll(keepingCapacity: true)
+    }
   }
 
   /// Applies `changes` to the shard files.
   func apply(_ changes: [Change], fileSystem: inout FileSystem) throws(MirrorError) {
-    for change in changes {
-      let target = layout.root + "/" + change.relativePath
-      if let contents = change.bytes {
-        try fileSystem.writeAtomically(contents, to: target)
-      } else {
-        try fileSystem.removeFile(target)
-      }
+    for change in changes { try apply(change, fileSystem: &fileSystem) }
+  }
+
+  /// Applies one shard change.
+  func apply(_ change: Change, fileSystem: inout FileSystem) throws(MirrorError) {
+    let target = layout.root + "/" + change.relativePath
+    if let contents = change.bytes {
+      try fileSystem.writeAtomically(contents, to: target)
+    } else {
+      try fileSystem.removeFile(target)
     }
   }
 

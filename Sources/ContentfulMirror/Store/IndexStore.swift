@@ -127,33 +127,45 @@ final class IndexStore {
   /// Writes every changed shard (removing shards that became empty) and forgets the clean
   /// in-memory copies, so memory stays bounded between commit points.
   ///
-  /// The changed shards go to the redo log first (made durable), then to their files; the caller
-  /// clears the log with ``IndexRedoLog/clear(fileSystem:)`` after its next file-system flush.
-  func flush(using fileSystem: inout FileSystem) throws(MirrorError) {
-    var changes: [IndexRedoLog.Change] = []
+  /// - Parameter logged: Write the changed shards to the redo log first (made durable), then
+  ///   to their files; the caller clears the log with ``IndexRedoLog/clear(fileSystem:)`` after
+  ///   its next file-system flush. A first sync, whose index nothing relies on yet and which
+  ///   rebuilds it from the raw snapshots when resumed, passes `false`.
+  func flush(using fileSystem: inout FileSystem, logged: Bool = true) throws(MirrorError) {
+    let log = IndexRedoLog(layout: layout)
+    if logged && !(dirtyItemShards.isEmpty && dirtyLinkShards.isEmpty) {
+      let writer = try IndexRedoLog.Writer(log)
+      try forEachChange { change throws(MirrorError) in try writer.append(change) }
+      try writer.commit(fileSystem: fileSystem)
+    }
+    // Encoding each shard again costs less than keeping every shard in memory for both passes.
+    try forEachChange { change throws(MirrorError) in
+      try log.apply(change, fileSystem: &fileSystem)
+    }
+    dirtyItemShards.removeAll()
+    dirtyLinkShards.removeAll()
+    itemShards.removeAll()
+    linkShards.removeAll()
+  }
+
+  /// Each changed shard's new contents (`nil`: remove the shard), encoded one at a time.
+  private func forEachChange(_ body: (IndexRedoLog.Change) throws(MirrorError) -> Void)
+    throws(MirrorError)
+  {
     for shard in dirtyItemShards.sorted() {
       let rows = itemShards[shard] ?? [:]
-      changes.append(
+      try body(
         .init(
           relativePath: MirrorLayout.itemShard(shard),
           bytes: rows.isEmpty ? nil : CanonicalJSON.encode(Self.json(items: rows))))
     }
     for shard in dirtyLinkShards.sorted() {
       let rows = linkShards[shard] ?? [:]
-      changes.append(
+      try body(
         .init(
           relativePath: MirrorLayout.linkShard(shard),
           bytes: rows.isEmpty ? nil : CanonicalJSON.encode(Self.json(links: rows))))
     }
-    if !changes.isEmpty {
-      let log = IndexRedoLog(layout: layout)
-      try log.record(changes, fileSystem: &fileSystem)
-      try log.apply(changes, fileSystem: &fileSystem)
-    }
-    dirtyItemShards.removeAll()
-    dirtyLinkShards.removeAll()
-    itemShards.removeAll()
-    linkShards.removeAll()
   }
 
   /// Forgets unflushed changes (after a failed page).

@@ -91,6 +91,10 @@ final class MirrorStore {
   /// How written documents are made durable before a commit point records them.
   var durability = Durability.syncPerCommit
 
+  /// Whether index flushes go through the redo log: `false` for a first sync, whose index
+  /// nothing relies on yet (a resumed first sync rebuilds it with ``resetIndex()``).
+  var logsIndexFlushes = true
+
   /// How many threads encode a page's items (files are written by one thread).
   var encoderThreads = 1
 
@@ -119,6 +123,16 @@ final class MirrorStore {
   /// Waits for queued writes (before reading or removing files, and at commit points).
   func drainWrites() throws(MirrorError) {
     try writeQueue.drain()
+  }
+
+  /// Removes the index of a first sync that was interrupted, before it is rebuilt from the raw
+  /// snapshots: a flush cut short may have left item and link shards out of step.
+  func resetIndex() throws(MirrorError) {
+    index.discardChanges()
+    for directory in [layout.indexDirectory + "/items", layout.indexDirectory + "/links"] {
+      try fileSystem.removeTree(directory)
+      try fileSystem.makeDirectory(directory)
+    }
   }
 
   /// Re-derives the (uncommitted) index rows of every raw snapshot on disk: how an initial sync
@@ -223,7 +237,7 @@ final class MirrorStore {
   /// Deletes every item of the mirror not in `keep` (the end of a `--full` sync).
   func deleteItems(notIn keep: Set<ItemKey>) throws(MirrorError) -> Int {
     try writeQueue.drain()
-    try index.flush(using: &fileSystem)
+    try index.flush(using: &fileSystem, logged: logsIndexFlushes)
     var stale = Set<ItemKey>()
     try index.forEachRow(fileSystem: fileSystem) { key, _ in
       if !keep.contains(key) { stale.insert(key) }
@@ -250,7 +264,7 @@ final class MirrorStore {
           deleted: checkpoint.deleted), committedToken: try readManifest()?.syncToken,
         fileSystem: &fileSystem)
     }
-    if flushIndex { try index.flush(using: &fileSystem) }
+    if flushIndex { try index.flush(using: &fileSystem, logged: logsIndexFlushes) }
     try fileSystem.syncFileSystem(of: layout.root)
     try IndexRedoLog(layout: layout).clear(fileSystem: fileSystem)
     try fileSystem.writeAtomically(CanonicalJSON.encode(checkpoint.json), to: layout.checkpoint)
@@ -267,7 +281,7 @@ final class MirrorStore {
       try SyncJournal(layout: layout).append(
         record, committedToken: try readManifest()?.syncToken, fileSystem: &fileSystem)
     }
-    try index.flush(using: &fileSystem)
+    try index.flush(using: &fileSystem, logged: logsIndexFlushes)
     try fileSystem.syncFileSystem(of: layout.root)
     try IndexRedoLog(layout: layout).clear(fileSystem: fileSystem)
     try fileSystem.writeAtomically(CanonicalJSON.encode(manifest.json), to: layout.manifest)

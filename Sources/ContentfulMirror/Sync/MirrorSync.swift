@@ -94,6 +94,7 @@ public struct MirrorSync: Sendable {
       {
         checkpoint = nil  // left by a sync killed after writing its manifest: already done
       }
+      store.logsIndexFlushes = committed
       if !committed && checkpoint == nil {
         // A first sync. Anything here was written by a first sync that was killed before its
         // first commit point, and may include items the space no longer has: start clean.
@@ -133,7 +134,10 @@ public struct MirrorSync: Sendable {
       var pages = checkpoint?.pages ?? 0
       var totalItems = checkpoint?.items ?? 0
       if let checkpoint {
-        if checkpoint.isInitial { _ = try store.rebuildIndexFromSnapshots() }
+        if checkpoint.isInitial {
+          try store.resetIndex()
+          _ = try store.rebuildIndexFromSnapshots()
+        }
         progress(.resumed(pages: checkpoint.pages))
       }
       var upserted = 0
