@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the sync-page decoder and the document renderer with libFuzzer.
+# Fuzzes the sync-page decoder, the document renderer and the index redo-log reader with libFuzzer.
 # Usage: scripts/fuzz.sh [seconds]   (default 600; the corpus lives in .build/fuzz/corpus)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,6 +9,8 @@ out=.build/fuzz
 mkdir -p "$out/corpus"
 # Seed corpus: every recorded page of the sample space.
 cp sample-space/sync/*.json "$out/corpus/"
+printf 'contentful-mirror index redo 1\nW index/items/001.json 3\n{}\nD index/links/abc.json\n' \
+  >"$out/corpus/index-redo-seed"
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g \
   -module-name ContentfulMirror \
   -I Sources/CSystem -I Sources/CArchive -larchive \

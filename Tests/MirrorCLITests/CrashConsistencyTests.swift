@@ -162,84 +162,78 @@ import Testing
       "\(path)\n--- found:\n\(text(found.files[path]))\n--- expected:\n\(text(expected.files[path]))"
   }
 
-  @Test func aSyncKilledDuringItsInitialSyncRecoversToTheUninterruptedMirror() throws {
-    let fixture = try Self.fixture.get()
-    var random = SplitMix64(seed: Self.seed)
+  /// Runs `Self.trials` trials: each starts the command `arguments` gives, SIGKILLs it after a
+  /// random delay in [0, `window`] seconds, and hands the trial and its label to `recover`.
+  func runTrials(
+    _ phase: String, salt: UInt64, within window: Double, arguments: (Int) throws -> [String],
+    recover: (Int, String) throws -> Void
+  ) throws {
+    var random = SplitMix64(seed: Self.seed &+ salt)
     var interrupted = 0
     for trial in 0..<Self.trials {
-      let mirror = fixture.work.appending("initial-\(trial)")
-      let (delay, killed) = try runAndKill(
-        fixture.syncArguments(mirror), within: fixture.initialSeconds, random: &random)
+      let (delay, killed) = try runAndKill(try arguments(trial), within: window, random: &random)
       if killed { interrupted += 1 }
-      let label = "initial trial \(trial) (seed \(Self.seed), killed after \(delay) s)"
+      try recover(trial, "\(phase) trial \(trial) (seed \(Self.seed), killed after \(delay) s)")
+    }
+    print(
+      "crash harness: \(phase), \(Self.trials) trials, \(interrupted) killed mid-run, seed \(Self.seed)"
+    )
+  }
+
+  @Test func aSyncKilledDuringItsInitialSyncRecoversToTheUninterruptedMirror() throws {
+    let fixture = try Self.fixture.get()
+    try runTrials("initial sync", salt: 0, within: fixture.initialSeconds) { trial in
+      fixture.syncArguments(fixture.work.appending("initial-\(trial)"))
+    } recover: { trial, label in
+      let mirror = fixture.work.appending("initial-\(trial)")
       #expect(Self.lockIsFree(mirror), "\(label): the lock is still held")
       try recoverBySyncing(mirror, fixture, trial: label)
       try? FileManager.default.removeItem(atPath: mirror)
     }
-    print(
-      "crash harness: initial sync, \(Self.trials) trials, \(interrupted) killed mid-run, seed \(Self.seed)"
-    )
   }
 
   @Test func aSyncKilledDuringADeltaRecoversToTheUninterruptedMirror() throws {
     let fixture = try Self.fixture.get()
-    var random = SplitMix64(seed: Self.seed &+ 1)
-    var interrupted = 0
-    for trial in 0..<Self.trials {
+    try runTrials("delta sync", salt: 1, within: fixture.deltaSeconds) { trial in
       let mirror = fixture.work.appending("delta-\(trial)")
       try FileManager.default.copyItem(atPath: fixture.afterInitial, toPath: mirror)
-      let (delay, killed) = try runAndKill(
-        fixture.syncArguments(mirror), within: fixture.deltaSeconds, random: &random)
-      if killed { interrupted += 1 }
-      let label = "delta trial \(trial) (seed \(Self.seed), killed after \(delay) s)"
+      return fixture.syncArguments(mirror)
+    } recover: { trial, label in
+      let mirror = fixture.work.appending("delta-\(trial)")
       #expect(Self.lockIsFree(mirror), "\(label): the lock is still held")
       #expect(["s1", "s2"].contains(Self.syncToken(mirror)), "\(label): manifest lost")
       try recoverBySyncing(mirror, fixture, trial: label)
       try? FileManager.default.removeItem(atPath: mirror)
     }
-    print(
-      "crash harness: delta sync, \(Self.trials) trials, \(interrupted) killed mid-run, seed \(Self.seed)"
-    )
   }
 
   @Test func anExportKilledAnywhereLeavesNoArchiveOrAWholeOneAndARerunIsIdentical() throws {
     let fixture = try Self.fixture.get()
     let reference = FileManager.default.contents(atPath: fixture.archive)
-    var random = SplitMix64(seed: Self.seed &+ 2)
-    var interrupted = 0
-    for trial in 0..<Self.trials {
-      let directory = fixture.work.appending("export-\(trial)")
-      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-      let output = directory + "/mirror.tar.zst"
-      let (delay, killed) = try runAndKill(
-        ["export", fixture.afterDelta, "-o", output], within: fixture.exportSeconds,
-        random: &random)
-      if killed { interrupted += 1 }
-      let label = "export trial \(trial) (seed \(Self.seed), killed after \(delay) s)"
-      let partial = FileManager.default.contents(atPath: output)
+    func directory(_ trial: Int) -> String { fixture.work.appending("export-\(trial)") }
+    func output(_ trial: Int) -> String { directory(trial) + "/mirror.tar.zst" }
+    try runTrials("export", salt: 2, within: fixture.exportSeconds) { trial in
+      try FileManager.default.createDirectory(
+        atPath: directory(trial), withIntermediateDirectories: true)
+      return ["export", fixture.afterDelta, "-o", output(trial)]
+    } recover: { trial, label in
+      let partial = FileManager.default.contents(atPath: output(trial))
       #expect(partial == nil || partial == reference, "\(label): a partial archive is in place")
       #expect(Self.lockIsFree(fixture.afterDelta), "\(label): the lock is still held")
-      let rerun = try runner.run(["export", fixture.afterDelta, "-o", output])
+      let rerun = try runner.run(["export", fixture.afterDelta, "-o", output(trial)])
       #expect(rerun.status == 0, "\(label): \(rerun.error)")
-      #expect(FileManager.default.contents(atPath: output) == reference, "\(label): differs")
-      let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+      #expect(FileManager.default.contents(atPath: output(trial)) == reference, "\(label): differs")
+      let names = try FileManager.default.contentsOfDirectory(atPath: directory(trial))
       #expect(names == ["mirror.tar.zst"], "\(label): left behind: \(names)")
     }
-    print(
-      "crash harness: export, \(Self.trials) trials, \(interrupted) killed mid-run, seed \(Self.seed)"
-    )
   }
 
   @Test func aRestoreKilledAnywhereIsRepairedByRestoringAgainAndSyncsOn() throws {
     let fixture = try Self.fixture.get()
-    var random = SplitMix64(seed: Self.seed &+ 3)
-    var interrupted = 0
-    for trial in 0..<Self.trials {
+    try runTrials("restore", salt: 3, within: fixture.restoreSeconds) { trial in
+      ["restore", fixture.archive, fixture.work.appending("restore-\(trial)")]
+    } recover: { trial, label in
       let mirror = fixture.work.appending("restore-\(trial)")
-      let (delay, killed) = try runAndKill(
-        ["restore", fixture.archive, mirror], within: fixture.restoreSeconds, random: &random)
-      if killed { interrupted += 1 }
-      let label = "restore trial \(trial) (seed \(Self.seed), killed after \(delay) s)"
       #expect(Self.lockIsFree(mirror), "\(label): the lock is still held")
       let again = try runner.run(["restore", fixture.archive, mirror, "--force"])
       #expect(again.status == 0, "\(label): \(again.error)")
@@ -247,8 +241,5 @@ import Testing
       try recoverBySyncing(mirror, fixture, trial: label)
       try? FileManager.default.removeItem(atPath: mirror)
     }
-    print(
-      "crash harness: restore, \(Self.trials) trials, \(interrupted) killed mid-run, seed \(Self.seed)"
-    )
   }
 }

@@ -1,4 +1,5 @@
-// libFuzzer entry point over the sync-page decoder and the document renderer.
+// libFuzzer entry point over the sync-page decoder, the document renderer and the index redo
+// log reader.
 // Built by scripts/fuzz.sh together with the ContentfulMirror sources; not part of the package.
 
 let fuzzModel = SpaceModel(
@@ -18,6 +19,10 @@ let fuzzModel = SpaceModel(
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+  // The index redo log is read back from the mirror after a crash: it must refuse, not trap.
+  if let changes = IndexRedoLog.parse(bytes) {
+    precondition(changes.allSatisfy { $0.relativePath.hasPrefix("index/") })
+  }
   guard let page = try? SyncPage(decoding: bytes) else { return 0 }
   let renderer = DocumentRenderer(model: fuzzModel)
   let locales = fuzzModel.locales.map(\.code)
