@@ -13,7 +13,7 @@ struct SyncCommand {
       arguments,
       valued: [
         "--space", "--environment", "--host", "--source", "--locale", "--token-file", "--token",
-        "--encoders", "--durability", "--checkpoint-every", "--timeout", "--retries",
+        "--encoders", "--writers", "--durability", "--checkpoint-every", "--timeout", "--retries",
       ],
       flags: ["--full", "--all-locales", "--quiet", "--help", "-h"])
     if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
@@ -38,6 +38,12 @@ struct SyncCommand {
         throw UsageError("--encoders needs a number from 1 to 16")
       }
       options.encoderThreads = count
+    }
+    if let writers = parsed.value("--writers") {
+      guard let count = Int(writers), (1...16).contains(count) else {
+        throw UsageError("--writers needs a number from 1 to 16")
+      }
+      options.writerThreads = count
     }
     if let name = parsed.value("--durability") {
       guard let durability = Durability(rawValue: name) else {

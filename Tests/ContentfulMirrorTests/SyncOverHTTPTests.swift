@@ -357,6 +357,15 @@ import Testing
     #expect(changes?.upserted.count == 5 && changes?.deleted.count == 2)
   }
 
+  @Test func fourWriterThreadsGiveTheSameMirror() async throws {
+    var options = SyncOptions(encoderThreads: 2)
+    options.writerThreads = 4
+    try await sync(options)
+    try await sync(options)
+    let other = try await referenceMirror("one-writer", syncs: 2, source: client())
+    #expect(DirectoryTree.mirror(at: mirror.path).differences(from: .mirror(at: other.path)) == [])
+  }
+
   @Test func flushingEveryFileGivesTheSameMirror() async throws {
     try await sync(SyncOptions(durability: .fsyncEachFile))
     try await sync(SyncOptions(durability: .fsyncEachFile))

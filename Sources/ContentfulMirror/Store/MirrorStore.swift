@@ -86,7 +86,11 @@ final class MirrorStore {
   // MARK: Applying items
 
   /// Where documents and raw snapshots are written, in the background.
-  private lazy var writeQueue = FileWriteQueue(root: layout.root, durability: durability)
+  private lazy var writeQueue = FileWriteQueue(
+    root: layout.root, durability: durability, writers: writerThreads)
+
+  /// How many threads create files.
+  var writerThreads = 1
 
   /// How written documents are made durable before a commit point records them.
   var durability = Durability.syncPerCommit
@@ -113,7 +117,7 @@ final class MirrorStore {
     let encoded = ItemEncoder(layout: layout, renderer: renderer, locales: locales)
       .encode(items, threads: encoderThreads)
     try writeQueue.drain()  // one page in flight: memory stays bounded
-    writeQueue.submit(encoded.flatMap(\.files))
+    writeQueue.submit(encoded.map(\.files))
     documentsWritten += items.count * locales.count
     for (item, encodedItem) in zip(items, encoded) {
       try index.upsert(item.key, row: encodedItem.row, fileSystem: fileSystem)

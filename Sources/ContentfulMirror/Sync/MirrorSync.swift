@@ -69,6 +69,7 @@ public struct MirrorSync: Sendable {
     let target = try target(for: options)
     let store = try MirrorStore(layout: layout)
     store.encoderThreads = options.encoderThreads
+    store.writerThreads = options.writerThreads
     store.durability = options.durability
     try store.beginWriting()
     do {

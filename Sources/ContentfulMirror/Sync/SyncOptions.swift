@@ -16,6 +16,9 @@ public struct SyncOptions: Sendable, Hashable {
   /// Measured on 2 cores (20k entries): 2 encoders saved 2% wall time for 12% more CPU, so the
   /// default is 1.
   public var encoderThreads: Int
+  /// Threads that create the files (each item's files on one thread). See the README for the
+  /// measurements behind the default of 1.
+  public var writerThreads: Int = 1
   /// How documents are made durable before a commit point records them.
   public var durability: Durability
 
