@@ -85,16 +85,19 @@ final class IndexStore {
     let oldTargets = Set(old?.linksTo ?? [])
     let newTargets = Set(row.linksTo)
     for target in oldTargets.subtracting(newTargets) {
-      try updateLinkRow(target, fileSystem) { $0?.linkedFrom.remove(key) }
+      try updateLinkRow(target, fileSystem) { $0?.linkedFrom.remove(key) != nil }
     }
     for target in newTargets.subtracting(oldTargets) {
       let present = try self.row(for: target, fileSystem: fileSystem) != nil
       try updateLinkRow(target, fileSystem) { linkRow in
-        if linkRow == nil { linkRow = LinkRow(linkedFrom: [], dangling: !present) }
-        linkRow?.linkedFrom.insert(key)
+        guard linkRow != nil else {
+          linkRow = LinkRow(linkedFrom: [key], dangling: !present)
+          return true
+        }
+        return linkRow?.linkedFrom.insert(key).inserted ?? false
       }
     }
-    if old == nil { try updateLinkRow(key, fileSystem) { $0?.dangling = false } }
+    if old == nil { try updateLinkRow(key, fileSystem) { Self.setDangling(&$0, false) } }
   }
 
   /// Removes `key`'s row and its links; items that linked to it now have dangling links.
@@ -104,22 +107,28 @@ final class IndexStore {
     itemShards[shard]?[key] = nil
     dirtyItemShards.insert(shard)
     for target in Set(old.linksTo) {
-      try updateLinkRow(target, fileSystem) { $0?.linkedFrom.remove(key) }
+      try updateLinkRow(target, fileSystem) { $0?.linkedFrom.remove(key) != nil }
     }
-    try updateLinkRow(key, fileSystem) { $0?.dangling = true }
+    try updateLinkRow(key, fileSystem) { Self.setDangling(&$0, true) }
   }
 
+  /// Applies `change` to `target`'s reverse row in place (a popular target's set of referrers
+  /// is not copied per link); `change` reports whether it changed anything. A row nobody links
+  /// to any more is dropped.
   private func updateLinkRow(
-    _ target: ItemKey, _ fileSystem: FileSystem, _ change: (inout LinkRow?) -> Void
+    _ target: ItemKey, _ fileSystem: FileSystem, _ change: (inout LinkRow?) -> Bool
   ) throws(MirrorError) {
     let shard = Self.shard(of: target)
-    var row = try linkShard(shard, fileSystem)[target]
-    let before = row
-    change(&row)
-    if let current = row, current.linkedFrom.isEmpty { row = nil }
-    guard row != before else { return }
-    linkShards[shard]?[target] = row
+    _ = try linkShard(shard, fileSystem)  // loaded into `linkShards`
+    guard change(&linkShards[shard, default: [:]][target]) else { return }
+    if linkShards[shard]?[target]?.linkedFrom.isEmpty == true { linkShards[shard]?[target] = nil }
     dirtyLinkShards.insert(shard)
+  }
+
+  private static func setDangling(_ row: inout LinkRow?, _ dangling: Bool) -> Bool {
+    guard row != nil, row?.dangling != dangling else { return false }
+    row?.dangling = dangling
+    return true
   }
 
   // MARK: Persistence
