@@ -5,10 +5,6 @@ import Foundation
 /// the CDA sends it. After the initial sync (token `s1`) one delta is available (token `s1` →
 /// `s2`, paged like the initial sync: changed entries, then deleted ones), then nothing new.
 public final class SpaceServer: @unchecked Sendable {
-  /// A fault hook: given the request and its 0-based number, an answer to send instead.
-  public typealias Fault =
-    @Sendable (LoopbackHTTPServer.Request, Int) -> LoopbackHTTPServer.Response?
-
   public let server: LoopbackHTTPServer
   /// Pages of the initial sync.
   public let pageCount: Int
@@ -16,7 +12,7 @@ public final class SpaceServer: @unchecked Sendable {
   public let payloadBytes: Int
   /// The initial sync's pages as JSON text, for the JSON-layer comparison.
   public let uncompressedPages: [[UInt8]]
-  private let state: State
+  private let latency: Latency
 
   /// - Parameters:
   ///   - space: The space to serve; its generator advances.
@@ -75,10 +71,9 @@ public final class SpaceServer: @unchecked Sendable {
     pageCount = pages.count
     payloadBytes = payload
     let served = responses
-    let state = State()
-    self.state = state
+    let latency = Latency()
+    self.latency = latency
     server = try LoopbackHTTPServer { request in
-      if let injected = state.fault(for: request) { return injected }
       let key: String
       if request.path.hasSuffix("/sync") {
         key = request.query["sync_token"] ?? "initial"
@@ -87,43 +82,24 @@ public final class SpaceServer: @unchecked Sendable {
       }
       guard let body = served[key] else { return .json(404, Array("{}".utf8)) }
       let reply = LoopbackHTTPServer.Response.json(200, body, headers: ["Content-Encoding": "gzip"])
-      return state.latency > 0 ? .delayed(seconds: state.latency, reply) : reply
+      let delay = latency.seconds
+      return delay > 0 ? .delayed(seconds: delay, reply) : reply
     }
   }
 
   /// `http://127.0.0.1:<port>`.
   public var baseURL: String { server.baseURL }
 
-  /// Installs a fault hook (replacing any earlier one) and restarts the request count.
-  public func inject(_ fault: Fault?) { state.install(fault) }
-
   /// Delays every answer by `seconds`, so a sync takes long enough to be interrupted anywhere.
-  public func delayEveryResponse(by seconds: Double) { state.latency = seconds }
+  public func delayEveryResponse(by seconds: Double) { latency.seconds = seconds }
 
-  private final class State: @unchecked Sendable {
+  private final class Latency: @unchecked Sendable {
     private let lock = NSLock()
-    private var hook: Fault?
-    private var count = 0
-    private var delay = 0.0
+    private var value = 0.0
 
-    var latency: Double {
-      get { lock.withLock { delay } }
-      set { lock.withLock { delay = newValue } }
-    }
-
-    func install(_ fault: Fault?) {
-      lock.withLock {
-        hook = fault
-        count = 0
-      }
-    }
-
-    func fault(for request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response? {
-      let (hook, number) = lock.withLock {
-        defer { count += 1 }
-        return (self.hook, count)
-      }
-      return hook?(request, number)
+    var seconds: Double {
+      get { lock.withLock { value } }
+      set { lock.withLock { value = newValue } }
     }
   }
 }

@@ -95,6 +95,10 @@ final class MirrorStore {
   /// How written documents are made durable before a commit point records them.
   var durability = Durability.syncPerCommit
 
+  /// The sync token of the manifest on disk when the sync started (journal records of an
+  /// attempt that never reached it are merged, see ``SyncJournal``).
+  var committedSyncToken: String?
+
   /// Whether index flushes go through the redo log: `false` for a first sync, whose index
   /// nothing relies on yet (a resumed first sync rebuilds it with ``resetIndex()``).
   var logsIndexFlushes = true
@@ -265,7 +269,7 @@ final class MirrorStore {
       try SyncJournal(layout: layout).append(
         .init(
           fromToken: fromToken, toToken: checkpoint.nextPageToken, upserted: checkpoint.upserted,
-          deleted: checkpoint.deleted), committedToken: try readManifest()?.syncToken,
+          deleted: checkpoint.deleted), committedToken: committedSyncToken,
         fileSystem: &fileSystem)
     }
     if flushIndex { try index.flush(using: &fileSystem, logged: logsIndexFlushes) }
@@ -283,7 +287,7 @@ final class MirrorStore {
     // it, and a replay after a crash could not record them again (records of one sync merge).
     if let record {
       try SyncJournal(layout: layout).append(
-        record, committedToken: try readManifest()?.syncToken, fileSystem: &fileSystem)
+        record, committedToken: committedSyncToken, fileSystem: &fileSystem)
     }
     try index.flush(using: &fileSystem, logged: logsIndexFlushes)
     try fileSystem.syncFileSystem(of: layout.root)

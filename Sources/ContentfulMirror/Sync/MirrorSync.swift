@@ -78,6 +78,7 @@ public struct MirrorSync: Sendable {
       do {
         manifest = try store.readManifest()
         committed = manifest != nil
+        store.committedSyncToken = manifest?.syncToken
       } catch {
         guard options.full else { throw error }
         try store.removeAllContent()
