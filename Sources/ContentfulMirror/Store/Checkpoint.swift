@@ -21,6 +21,14 @@ struct Checkpoint: Hashable {
   var upserted: [ItemKey] = []
   var deleted: [SyncJournal.Removal] = []
 
+  /// For a delta, the journal record of what it changed so far (up to ``nextPageToken``).
+  var journalRecord: SyncJournal.Record? {
+    fromToken.map {
+      SyncJournal.Record(
+        fromToken: $0, toToken: nextPageToken, upserted: upserted, deleted: deleted)
+    }
+  }
+
   var json: JSONValue {
     var object = JSONObject()
     object["format"] = 1
@@ -33,12 +41,8 @@ struct Checkpoint: Hashable {
     object["nextPageToken"] = .string(nextPageToken)
     object["pages"] = .number(String(pages))
     object["items"] = .number(String(items))
-    if let fromToken {
-      var journal =
-        SyncJournal.json(
-          SyncJournal.Record(
-            fromToken: fromToken, toToken: nextPageToken, upserted: upserted, deleted: deleted)
-        ).objectValue ?? JSONObject()
+    if let record = journalRecord {
+      var journal = SyncJournal.json(record).objectValue ?? JSONObject()
       journal["to"] = nil
       object["journal"] = .object(journal)
     }

@@ -264,13 +264,10 @@ final class MirrorStore {
   ///   end and, if interrupted, re-derives it from the raw snapshots on resume.
   func commit(_ checkpoint: Checkpoint, flushIndex: Bool = true) throws(MirrorError) {
     try writeQueue.drain()
-    if let fromToken = checkpoint.fromToken {
+    if let record = checkpoint.journalRecord {
       // Before the index loses the rows of deleted items, the journal keeps their content types.
       try SyncJournal(layout: layout).append(
-        .init(
-          fromToken: fromToken, toToken: checkpoint.nextPageToken, upserted: checkpoint.upserted,
-          deleted: checkpoint.deleted), committedToken: committedSyncToken,
-        fileSystem: &fileSystem)
+        record, committedToken: committedSyncToken, fileSystem: &fileSystem)
     }
     if flushIndex { try index.flush(using: &fileSystem, logged: logsIndexFlushes) }
     try fileSystem.syncFileSystem(of: layout.root)

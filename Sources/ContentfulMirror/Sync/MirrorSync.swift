@@ -127,7 +127,7 @@ public struct MirrorSync: Sendable {
 
       let isFull = options.full && manifest != nil
       let isInitial = checkpoint?.isInitial ?? (options.full || manifest == nil)
-      var request: SourceRequest =
+      let firstRequest: SourceRequest =
         if let checkpoint { .sync(token: checkpoint.nextPageToken) } else if isInitial {
           .initialSync
         } else {
@@ -152,7 +152,7 @@ public struct MirrorSync: Sendable {
 
       // A bounded pipeline: while one page is encoded and written, the next is fetched and
       // decoded on another thread. At most two pages are in memory.
-      var next = Self.prefetch(request, from: source)
+      var next = Self.prefetch(firstRequest, from: source)
       defer { next.cancel() }
       while true {
         let page = try await next.value
@@ -182,7 +182,6 @@ public struct MirrorSync: Sendable {
         progress(.pageApplied(page: pages, items: page.items.count, totalItems: totalItems))
         switch page.continuation {
         case .nextPage(let token):
-          request = .sync(token: token)
           if pages % max(options.pagesPerCheckpoint, 1) == 0 {
             var checkpoint = Checkpoint(
               isInitial: isInitial, isFull: isFull, space: target.space,
