@@ -177,6 +177,23 @@ import Testing
     #expect(DirectoryTree.mirror(at: mirror.path) == before)
   }
 
+  @Test func retriesStopWhenTheirWaitingBudgetIsSpentEvenWithAttemptsLeft() async throws {
+    server.inject { request, _ in request.path.hasSuffix("/sync") ? .json(503, []) : nil }
+    let patient = RetryPolicy(
+      maximumAttempts: 1_000, baseDelay: .milliseconds(40), maximumDelay: .milliseconds(40),
+      maximumRateLimitWait: .seconds(1), totalWaitBudget: .milliseconds(300))
+    let start = ContinuousClock.now
+    await #expect {
+      try await sync(retries: patient)
+    } throws: { error in
+      (error as? SyncError)?.code == .unavailable
+    }
+    let attempts = server.requests.filter { $0.path.hasSuffix("/sync") }.count
+    // Each wait is 20–40 ms (jitter), so 300 ms of budget allows 8 to 16 attempts, never 1,000.
+    #expect((8...16).contains(attempts), "\(attempts) attempts")
+    #expect(ContinuousClock.now - start < .seconds(10))
+  }
+
   @Test func aRejectedSyncTokenTellsTheUserToRunFullAndFullRecovers() async throws {
     try await sync()
     try await sync()  // now at delta-2, which includes summer-huts and lacks old-news
