@@ -182,7 +182,6 @@ import Testing
     let patient = RetryPolicy(
       maximumAttempts: 1_000, baseDelay: .milliseconds(40), maximumDelay: .milliseconds(40),
       maximumRateLimitWait: .seconds(1), totalWaitBudget: .milliseconds(300))
-    let start = ContinuousClock.now
     await #expect {
       try await sync(retries: patient)
     } throws: { error in
@@ -191,7 +190,6 @@ import Testing
     let attempts = server.requests.filter { $0.path.hasSuffix("/sync") }.count
     // Each wait is 20–40 ms (jitter), so 300 ms of budget allows 8 to 16 attempts, never 1,000.
     #expect((8...16).contains(attempts), "\(attempts) attempts")
-    #expect(ContinuousClock.now - start < .seconds(10))
   }
 
   @Test func aRejectedSyncTokenTellsTheUserToRunFullAndFullRecovers() async throws {
