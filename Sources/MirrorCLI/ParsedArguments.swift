@@ -51,6 +51,20 @@ struct ParsedArguments {
 
   /// Every value of a repeatable option, or `nil` when it was not given.
   func values(_ name: String) -> [String]? { options[name] }
+
+  /// The whole-number value of option `name`, or `nil` when it was not given.
+  ///
+  /// - Parameter unit: What the number counts, for the message (`pages`).
+  /// - Throws: ``UsageError`` when the value is not a number in `range`.
+  func integer(_ name: String, in range: ClosedRange<Int>, of unit: String? = nil) throws -> Int? {
+    guard let text = value(name) else { return nil }
+    guard let number = Int(text), range.contains(number) else {
+      throw UsageError(
+        "\(name) needs a number\(unit.map { " of \($0)" } ?? "") from \(range.lowerBound) to \(range.upperBound)"
+      )
+    }
+    return number
+  }
 }
 
 /// A mistake in how the command was called: exit code 64, with the usage hint.

@@ -33,36 +33,20 @@ struct SyncCommand {
       space: parsed.value("--space"), environment: parsed.value("--environment"),
       host: parsed.value("--host"), locales: parsed.values("--locale"),
       allLocales: parsed.flags.contains("--all-locales"), full: parsed.flags.contains("--full"))
-    if let writers = parsed.value("--encoders") {
-      guard let count = Int(writers), (1...16).contains(count) else {
-        throw UsageError("--encoders needs a number from 1 to 16")
-      }
-      options.encoderThreads = count
-    }
-    if let writers = parsed.value("--writers") {
-      guard let count = Int(writers), (1...16).contains(count) else {
-        throw UsageError("--writers needs a number from 1 to 16")
-      }
-      options.writerThreads = count
-    }
+    if let count = try parsed.integer("--encoders", in: 1...16) { options.encoderThreads = count }
+    if let count = try parsed.integer("--writers", in: 1...16) { options.writerThreads = count }
     if let name = parsed.value("--durability") {
       guard let durability = Durability(rawValue: name) else {
         throw UsageError("--durability is syncfs (default) or fsync")
       }
       options.durability = durability
     }
-    if let pages = parsed.value("--checkpoint-every") {
-      guard let count = Int(pages), (1...100_000).contains(count) else {
-        throw UsageError("--checkpoint-every needs a number of pages from 1 to 100000")
-      }
-      options.pagesPerCheckpoint = count
+    if let pages = try parsed.integer("--checkpoint-every", in: 1...100_000, of: "pages") {
+      options.pagesPerCheckpoint = pages
     }
     var retryPolicy = RetryPolicy()
-    if let retries = parsed.value("--retries") {
-      guard let count = Int(retries), (0...20).contains(count) else {
-        throw UsageError("--retries needs a number from 0 to 20")
-      }
-      retryPolicy.maximumAttempts = count + 1
+    if let retries = try parsed.integer("--retries", in: 0...20) {
+      retryPolicy.maximumAttempts = retries + 1
     }
     var requestTimeout = 60.0
     if let timeout = parsed.value("--timeout") {

@@ -52,6 +52,8 @@ import Testing
     [String](), ["sync"], ["sync", "a", "b"], ["sync", "x", "--bogus"], ["frobnicate"],
     ["sync", "x", "--space"],
     ["sync", "x", "--locale", "de-DE", "--all-locales"],
+    ["sync", "x", "--writers", "0"], ["sync", "x", "--retries", "21"],
+    ["sync", "x", "--checkpoint-every", "pages"], ["sync", "x", "--timeout", "0"],
   ])
   func usageErrorsExitWith64AndOneHelpfulLine(_ arguments: [String]) throws {
     let result = try runner.run(arguments)
