@@ -26,6 +26,21 @@ import Testing
         """)
   }
 
+  @Test(arguments: [
+    #"{"z": [1, {"y": true, "x": null}], "a": {}, "m": [], "n": -0.50e+3}"#,
+    #""a\/b \"q\" \\ \n\t\r\b\f \u0001 \u007f \u00e9 \ud83d\ude00 \u2028""#,
+    #"{"k\u00e9y": 1, "key": [], "ke": {"\u0000": "\/"}, "\"": false}"#,
+    "{\"\u{E9}\": 1, \"e\u{301}\": \"\u{1F600}\", \"\u{E000}\": [[[]]], \"\": {}}",
+    "  [ ]  ", "\"plain\"", "123", "null",
+  ])
+  func tapeOutputEqualsTheValueTreeOutput(_ text: String) throws {
+    let tape = try JSONTape(parsing: Array(text.utf8))
+    var fromTape: [UInt8] = []
+    tape.withView { CanonicalJSON.write($0, JSONTape.root, indent: 0, to: &fromTape) }
+    fromTape.append(0x0A)
+    #expect(fromTape == CanonicalJSON.encode(try JSONReader().read(text)))
+  }
+
   @Test func numbersAreWrittenAsTheyWereRead() throws {
     #expect(
       try canonical("[1.50, -0, 1e400, 0.1E-3]") == "[\n  1.50,\n  -0,\n  1e400,\n  0.1E-3\n]\n")

@@ -165,6 +165,30 @@ import Testing
     #expect(encoded == [CanonicalJSON.encode(renderer.document(for: item, locale: "en-US"))])
   }
 
+  @Test func itemsReadWithEscapesEncodeAsTheirDecodedText() throws {
+    // Escaped keys and values, a locale key spelled with an escape, and top-level members
+    // sorting before `fields`, between `fields` and `sys`, and after `sys`.
+    let text = #"""
+      {"a": 1, "s\u0079s": {"id": "p1", "type": "Entry", "lo\u0063ale": "x",
+       "contentType": {"sys": {"type": "Link", "linkType": "ContentType", "id": "post"}}},
+       "zzz": [true], "m": {"\u00e9": "\/"},
+       "fields": {"title": {"en\u002dUS": "caf\u00e9 \ud83d\ude00", "de-DE": "\"q\""},
+                  "slug": {"en-US": "a\/b"}, "t\u0069tle2": {"fr-FR": 1}}}
+      """#
+    let item = try SyncedItem(json: Array(text.utf8), kind: .entry)
+    let model = DocumentRendererTests().model
+    let renderer = DocumentRenderer(model: model)
+    let locales = model.locales.map(\.code)
+    for (locale, bytes) in zip(locales, renderer.encodedDocuments(for: item, locales: locales)) {
+      #expect(
+        bytes == CanonicalJSON.encode(renderer.document(for: item, locale: locale)), "\(locale)")
+    }
+    let german = try JSONReader().read(renderer.encodedDocuments(for: item, locales: ["de-AT"])[0])
+    #expect(german["fields"]?["title"] == .string("\"q\""))
+    #expect(german["fields"]?["slug"] == .string("a/b"))
+    #expect(german["sys"]?["locale"] == .string("de-AT"))
+  }
+
   @Test func itemsWithExtraTopLevelKeysOrNoFieldsEncodeTheSame() throws {
     let text =
       #"{"sys": {"id": "a", "type": "Asset"}, "extra": {"b": [1, "x"]}, "fields": {"t": {"fr-FR": null}}}"#

@@ -1,4 +1,4 @@
-// libFuzzer entry point over the sync-page decoder, the document renderer and the index redo
+// libFuzzer entry point over the JSON tape, the sync-page decoder, the document renderer and the index redo
 // log reader.
 // Built by scripts/fuzz.sh together with the ContentfulMirror sources; not part of the package.
 
@@ -22,6 +22,13 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   // The index redo log is read back from the mirror after a crash: it must refuse, not trap.
   if let changes = IndexRedoLog.parse(bytes) {
     precondition(changes.allSatisfy { $0.relativePath.hasPrefix("index/") })
+  }
+  // Canonical output written from a tape must equal the output written from the value tree.
+  if let tape = try? JSONTape(parsing: bytes), let value = try? JSONReader().read(bytes) {
+    var fromTape: [UInt8] = []
+    tape.withView { CanonicalJSON.write($0, JSONTape.root, indent: 0, to: &fromTape) }
+    fromTape.append(0x0A)
+    precondition(fromTape == CanonicalJSON.encode(value), "tape and value tree encode differently")
   }
   guard let page = try? SyncPage(decoding: bytes) else { return 0 }
   let renderer = DocumentRenderer(model: fuzzModel)

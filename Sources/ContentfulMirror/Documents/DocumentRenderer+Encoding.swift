@@ -1,118 +1,144 @@
 extension DocumentRenderer {
   /// The canonical bytes of `item`'s document in each of `locales`, in that order.
   ///
-  /// Byte for byte the same as `CanonicalJSON.encode(document(for:locale:))`, but everything
-  /// the locale documents share is encoded once per item instead of once per locale: `sys`
-  /// (all but `sys.locale`), `metadata`, non-localized fields and values reached through a
-  /// fallback chain. Serializing documents is most of the CPU a sync spends.
+  /// Byte for byte the same as `CanonicalJSON.encode(document(for:locale:))`, written straight
+  /// from the item's tape: no value tree is built, and strings, numbers and literals are copied
+  /// from the bytes the sync API sent. Serializing documents is most of the CPU a sync spends.
   public func encodedDocuments(for item: SyncedItem, locales: [String]) -> [[UInt8]] {
-    let contentType = item.contentTypeID.flatMap { model.contentTypes[$0] }
-    let fieldMembers = item.raw["fields"]?.objectValue?.members ?? []
-    // Looked up once per item, not once per field and locale.
-    let localizedFields = fieldMembers.map {
-      Self.isLocalized($0.key, of: item, contentType: contentType)
-    }
-
-    // sys members other than `locale`, each encoded once as `"key": value` at depth 2; the
-    // locale goes in at its sorted position.
-    let sysMembers = (item.raw["sys"]?.objectValue?.members ?? []).filter { $0.key != "locale" }
-    let sysParts: [[UInt8]] = sysMembers.map { member in
-      var part: [UInt8] = []
-      CanonicalJSON.newline(2, &part)
-      CanonicalJSON.writeString(member.key, to: &part)
-      part.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
-      CanonicalJSON.write(member.value, indent: 2, to: &part)
-      return part
-    }
-    let localePosition =
-      sysMembers.firstIndex { !JSONObject.precedes($0.key, "locale") } ?? sysMembers.count
-
-    // Top-level keys in canonical order (fields and sys are always present); other members,
-    // such as metadata, encoded once.
-    var topLevel = item.raw
-    topLevel["fields"] = .object(JSONObject())
-    topLevel["sys"] = .object(JSONObject())
-    var shared: [String: [UInt8]] = [:]
-    for member in topLevel.members where member.key != "fields" && member.key != "sys" {
-      var encoded: [UInt8] = []
-      CanonicalJSON.write(member.value, indent: 1, to: &encoded)
-      shared[member.key] = encoded
-    }
-
-    // Field values at depth 2, keyed by field index and the locale the value came from.
-    var encodedValues: [Int: [String: [UInt8]]] = [:]
-    var documents: [[UInt8]] = []
-    documents.reserveCapacity(locales.count)
-    for locale in locales {
-      let chain = chain(for: locale)
-      var output: [UInt8] = []
-      output.reserveCapacity(4096)
-      output.append(UInt8(ascii: "{"))
-      for (position, key) in topLevel.keys.enumerated() {
-        if position > 0 { output.append(UInt8(ascii: ",")) }
-        CanonicalJSON.newline(1, &output)
-        CanonicalJSON.writeString(key, to: &output)
-        output.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
-        switch key {
-        case "fields":
-          var first = true
-          for (index, field) in fieldMembers.enumerated() {
-            guard let perLocale = field.value.objectValue else { continue }
-            let source =
-              localizedFields[index]
-              ? chain.codes.first { perLocale[$0] != nil }
-              : (perLocale[defaultLocale] != nil ? defaultLocale : nil)
-            guard let source, let value = perLocale[source] else { continue }
-            output.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
-            first = false
-            CanonicalJSON.newline(2, &output)
-            CanonicalJSON.writeString(field.key, to: &output)
-            output.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
-            if let cached = encodedValues[index]?[source] {
-              output.append(contentsOf: cached)
-            } else {
-              var encoded: [UInt8] = []
-              CanonicalJSON.write(value, indent: 2, to: &encoded)
-              encodedValues[index, default: [:]][source] = encoded
-              output.append(contentsOf: encoded)
-            }
-          }
-          if first {
-            output.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")])
-          } else {
+    item.tape.withView { view in
+      let root = item.node
+      let fields = view.object("fields", of: root)
+      let localized = fields.map { localizedFields(of: $0, in: view, item: item) } ?? []
+      let sourceSize = view.slice(root).count
+      return locales.map { locale in
+        var output: [UInt8] = []
+        output.reserveCapacity(sourceSize + 256)
+        let codes = chainBytes(for: locale)
+        output.append(UInt8(ascii: "{"))
+        var first = true
+        // Top-level members in key order; `fields` and `sys` are always there.
+        var pending: [TopLevel] = [.fields, .sys]
+        func emit(_ member: TopLevel) {
+          if !first { output.append(UInt8(ascii: ",")) }
+          first = false
+          switch member {
+          case .fields:
             CanonicalJSON.newline(1, &output)
-            output.append(UInt8(ascii: "}"))
+            output.append(contentsOf: #""fields": "#.utf8)
+            appendFields(fields, localized: localized, codes: codes, view, to: &output)
+          case .sys:
+            CanonicalJSON.newline(1, &output)
+            output.append(contentsOf: #""sys": "#.utf8)
+            appendSys(view.object("sys", of: root), locale: locale, view, to: &output)
+          case .other(let key):
+            CanonicalJSON.writeMember(view, key: key, indent: 1, to: &output)
           }
-        case "sys":
-          output.append(UInt8(ascii: "{"))
-          for (index, part) in sysParts.enumerated() {
-            if index == localePosition {
-              appendLocale(locale, separated: index > 0, to: &output)
-            }
-            if index > 0 || localePosition == 0 { output.append(UInt8(ascii: ",")) }
-            output.append(contentsOf: part)
-          }
-          if localePosition == sysParts.count {
-            appendLocale(locale, separated: !sysParts.isEmpty, to: &output)
-          }
-          CanonicalJSON.newline(1, &output)
-          output.append(UInt8(ascii: "}"))
-        default:
-          output.append(contentsOf: shared[key] ?? [])
         }
+        for key in view.sortedKeys(of: root).lazy.map(Int.init) {
+          while let next = pending.first, !view.precedes(key, next.name),
+            !view.isString(key, next.name)
+          {
+            emit(pending.removeFirst())
+          }
+          if let next = pending.first, view.isString(key, next.name) {
+            emit(pending.removeFirst())
+          } else if !view.isString(key, "fields") && !view.isString(key, "sys") {
+            emit(.other(key: key))
+          }
+        }
+        for member in pending { emit(member) }
+        CanonicalJSON.newline(0, &output)
+        output.append(contentsOf: [UInt8(ascii: "}"), 0x0A])
+        return output
       }
-      CanonicalJSON.newline(0, &output)
-      output.append(contentsOf: [UInt8(ascii: "}"), 0x0A])
-      documents.append(output)
     }
-    return documents
   }
 
-  private func appendLocale(_ locale: String, separated: Bool, to output: inout [UInt8]) {
-    if separated { output.append(UInt8(ascii: ",")) }
-    CanonicalJSON.newline(2, &output)
-    CanonicalJSON.writeString("locale", to: &output)
-    output.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
-    CanonicalJSON.writeString(locale, to: &output)
+  /// A member of the document's top level.
+  private enum TopLevel {
+    case fields, sys
+    case other(key: Int)
+
+    var name: StaticString {
+      switch self {
+      case .fields: "fields"
+      case .sys, .other: "sys"
+      }
+    }
+  }
+
+  /// For each member of `fields` in key order, whether it takes per-locale values.
+  private func localizedFields(of fields: Int, in view: JSONTape.View, item: SyncedItem) -> [Bool] {
+    let declared = item.contentTypeID.flatMap { localizedFieldIDs[$0] } ?? []
+    return view.sortedKeys(of: fields).map { key in
+      item.key.kind == .asset
+        || declared.contains { id in id.withUnsafeBufferPointer { view.keyEquals(Int(key), $0) } }
+    }
+  }
+
+  /// `"fields"`' value: each field's value in the locale (along `codes`, its fallback chain),
+  /// or the default locale's for a non-localized field; fields without one are left out.
+  private func appendFields(
+    _ fields: Int?, localized: [Bool], codes: [[UInt8]], _ view: JSONTape.View,
+    to output: inout [UInt8]
+  ) {
+    var first = true
+    for (index, key) in (fields.map(view.sortedKeys) ?? UnsafeBufferPointer(start: nil, count: 0))
+      .enumerated()
+    {
+      let perLocale = Int(key) + 1
+      guard view.kind(perLocale) == .object else { continue }
+      var source: Int?
+      if localized[index] {
+        for code in codes {
+          source = code.withUnsafeBufferPointer { view.member($0, of: perLocale) }
+          if source != nil { break }
+        }
+      } else {
+        source = defaultLocaleBytes.withUnsafeBufferPointer { view.member($0, of: perLocale) }
+      }
+      guard let source else { continue }
+      output.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+      first = false
+      CanonicalJSON.newline(2, &output)
+      CanonicalJSON.writeString(view, Int(key), to: &output)
+      output.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
+      CanonicalJSON.write(view, source, indent: 2, to: &output)
+    }
+    if first {
+      output.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")])
+    } else {
+      CanonicalJSON.newline(1, &output)
+      output.append(UInt8(ascii: "}"))
+    }
+  }
+
+  /// `"sys"`' value: the item's `sys` with `locale` set (replacing one the item may carry).
+  private func appendSys(
+    _ sys: Int?, locale: String, _ view: JSONTape.View, to output: inout [UInt8]
+  ) {
+    output.append(UInt8(ascii: "{"))
+    var localeWritten = false
+    var first = true
+    func writeLocale() {
+      if !first { output.append(UInt8(ascii: ",")) }
+      first = false
+      CanonicalJSON.newline(2, &output)
+      output.append(contentsOf: #""locale": "#.utf8)
+      CanonicalJSON.writeString(locale, to: &output)
+      localeWritten = true
+    }
+    for key in (sys.map(view.sortedKeys) ?? UnsafeBufferPointer(start: nil, count: 0))
+      .lazy.map(Int.init)
+    {
+      if view.isString(key, "locale") { continue }
+      if !localeWritten && !view.precedes(key, "locale") { writeLocale() }
+      if !first { output.append(UInt8(ascii: ",")) }
+      first = false
+      CanonicalJSON.writeMember(view, key: key, indent: 2, to: &output)
+    }
+    if !localeWritten { writeLocale() }
+    CanonicalJSON.newline(1, &output)
+    output.append(UInt8(ascii: "}"))
   }
 }

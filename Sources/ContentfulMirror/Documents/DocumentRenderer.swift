@@ -8,18 +8,33 @@ public struct DocumentRenderer: Sendable {
   public let model: SpaceModel
   private let chains: [String: LocaleChain]
   let defaultLocale: String
+  /// The UTF-8 of ``defaultLocale``, and of each locale's chain, for lookups on tapes.
+  let defaultLocaleBytes: [UInt8]
+  private let chainsBytes: [String: [[UInt8]]]
+  /// The UTF-8 ids of each content type's localized fields.
+  let localizedFieldIDs: [String: [[UInt8]]]
 
   public init(model: SpaceModel) {
     self.model = model
     self.defaultLocale = model.defaultLocale ?? model.locales.first?.code ?? ""
+    defaultLocaleBytes = Array(defaultLocale.utf8)
     var chains: [String: LocaleChain] = [:]
     for locale in model.locales { chains[locale.code] = model.chain(for: locale.code) }
     self.chains = chains
+    chainsBytes = chains.mapValues { $0.codes.map { Array($0.utf8) } }
+    localizedFieldIDs = model.contentTypes.mapValues { type in
+      type.fields.filter(\.localized).map { Array($0.id.utf8) }
+    }
   }
 
   /// The fallback chain of `locale` (just the locale itself when the space does not know it).
   func chain(for locale: String) -> LocaleChain {
     chains[locale] ?? LocaleChain(codes: [locale])
+  }
+
+  /// The UTF-8 codes of ``chain(for:)``.
+  func chainBytes(for locale: String) -> [[UInt8]] {
+    chainsBytes[locale] ?? [Array(locale.utf8)]
   }
 
   /// Whether a field takes per-locale values with fallback: every asset field does; an entry's

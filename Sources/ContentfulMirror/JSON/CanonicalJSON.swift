@@ -86,37 +86,45 @@ public enum CanonicalJSON {
     }
   }
 
-  private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 128)
+  /// A newline and 32 levels of indentation, in the binary (no global to initialize or retain).
+  private static var newlineAndSpaces: StaticString {
+    "\n                                                                "
+  }
 
   static func newline(_ indent: Int, _ output: inout [UInt8]) {
-    output.append(0x0A)
-    var remaining = indent * 2
+    let text = newlineAndSpaces
+    var remaining = 1 + indent * 2
+    var start = text.utf8Start
     while remaining > 0 {
-      let count = min(remaining, spaces.count)
-      output.append(contentsOf: spaces[0..<count])
+      let count = min(remaining, text.utf8CodeUnitCount)
+      output.append(contentsOf: UnsafeBufferPointer(start: start, count: count))
       remaining -= count
+      start = text.utf8Start + 1  // deeper levels: spaces only
     }
   }
 
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
   static func writeString(_ string: String, to output: inout [UInt8]) {
-    output.append(UInt8(ascii: "\""))
     var string = string
-    string.withUTF8 { bytes in
-      // Copy runs that need no escaping in one go; only `"`, `\` and controls are escaped.
-      var runStart = 0
-      for index in 0..<bytes.count {
-        let byte = bytes[index]
-        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-          continue
-        }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-        appendEscape(byte, to: &output)
-        runStart = index + 1
+    string.withUTF8 { writeString(utf8: $0, to: &output) }
+  }
+
+  /// Writes the UTF-8 text `bytes` as a JSON string.
+  static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    output.append(UInt8(ascii: "\""))
+    // Copy runs that need no escaping in one go; only `"`, `\` and controls are escaped.
+    var runStart = 0
+    for index in 0..<bytes.count {
+      let byte = bytes[index]
+      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+        continue
       }
-      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+      appendEscape(byte, to: &output)
+      runStart = index + 1
     }
+    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
     output.append(UInt8(ascii: "\""))
   }
 

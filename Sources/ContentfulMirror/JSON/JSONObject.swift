@@ -37,6 +37,11 @@ public struct JSONObject: Sendable, Hashable {
     members = sorted
   }
 
+  /// Builds an object from members already sorted by key code point, keys unique.
+  init(sortedMembers: [Member]) {
+    members = sortedMembers
+  }
+
   /// Builds an object from a dictionary literal-like list of pairs with distinct keys.
   public init(_ pairs: KeyValuePairs<String, JSONValue>) {
     var object = JSONObject()

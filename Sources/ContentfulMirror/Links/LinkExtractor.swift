@@ -8,30 +8,37 @@
 public enum LinkExtractor {
   /// The sorted, distinct targets of `item`'s links.
   public static func targets(of item: SyncedItem) -> [ItemKey] {
-    var found = Set<ItemKey>()
-    if let fields = item.raw["fields"] { collect(fields, into: &found) }
-    return found.sorted()
+    item.tape.withView { view in
+      var found = Set<ItemKey>()
+      if let fields = view.member("fields", of: item.node) { collect(fields, view, into: &found) }
+      return found.sorted()
+    }
   }
 
-  private static func collect(_ value: JSONValue, into found: inout Set<ItemKey>) {
-    switch value {
-    case .array(let elements):
-      for element in elements { collect(element, into: &found) }
-    case .object(let object):
-      if let key = link(in: object) {
+  private static func collect(_ node: Int, _ view: JSONTape.View, into found: inout Set<ItemKey>) {
+    switch view.kind(node) {
+    case .array, .object:
+      if let key = link(node, view) {
         found.insert(key)
         return
       }
-      for member in object.members { collect(member.value, into: &found) }
+      // Every child: array elements, and an object's keys (strings, skipped) and values.
+      var child = node + 1
+      while child < view.next(node) {
+        collect(child, view, into: &found)
+        child = view.next(child)
+      }
     default:
       return
     }
   }
 
-  private static func link(in object: JSONObject) -> ItemKey? {
-    guard let sys = object["sys"]?.objectValue, sys["type"]?.stringValue == "Link",
-      let linkType = sys["linkType"]?.stringValue, let kind = ItemKind(rawValue: linkType),
-      let id = sys["id"]?.stringValue, Identifier.isValid(id)
+  private static func link(_ node: Int, _ view: JSONTape.View) -> ItemKey? {
+    guard let sys = view.object("sys", of: node),
+      let type = view.member("type", of: sys), view.isString(type, "Link"),
+      let linkType = view.member("linkType", of: sys).flatMap(view.string),
+      let kind = ItemKind(rawValue: linkType),
+      let id = view.member("id", of: sys).flatMap(view.string), Identifier.isValid(id)
     else { return nil }
     return ItemKey(kind, id)
   }

@@ -14,15 +14,24 @@ public enum Identifier {
 
   /// Whether `text` is a valid id: 1–64 characters of `[A-Za-z0-9._-]`, not `.` or `..`.
   public static func isValid(_ text: String) -> Bool {
-    let bytes = text.utf8
-    guard (1...64).contains(bytes.count), text != ".", text != ".." else { return false }
-    return bytes.allSatisfy(isAllowed)
+    isValid(utf8: text.utf8)
+  }
+
+  /// Whether the UTF-8 text `bytes` is a valid id (see ``isValid(_:)``).
+  static func isValid(utf8 bytes: some Collection<UInt8>) -> Bool {
+    guard (1...64).contains(bytes.count), bytes.allSatisfy(isAllowed) else { return false }
+    return !bytes.allSatisfy { $0 == UInt8(ascii: ".") } || bytes.count > 2
   }
 
   /// Whether `text` is a valid locale code (e.g. `en-US`, `de`, `zh-Hant-TW`): the id alphabet,
   /// 1–64 characters, and not starting with `.` or `-`.
   public static func isValidLocaleCode(_ text: String) -> Bool {
-    guard isValid(text), let first = text.utf8.first else { return false }
+    isValidLocaleCode(utf8: text.utf8)
+  }
+
+  /// Whether the UTF-8 text `bytes` is a valid locale code (see ``isValidLocaleCode(_:)``).
+  static func isValidLocaleCode(utf8 bytes: some Collection<UInt8>) -> Bool {
+    guard isValid(utf8: bytes), let first = bytes.first else { return false }
     return first != UInt8(ascii: ".") && first != UInt8(ascii: "-")
   }
 

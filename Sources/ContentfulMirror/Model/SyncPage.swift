@@ -21,52 +21,58 @@ public struct SyncPage: Sendable {
   ///
   /// - Throws: ``SyncError`` naming the offending item.
   public init(decoding bytes: [UInt8]) throws(SyncError) {
-    let value: JSONValue
-    let ranges: [Range<Int>]
+    let tape: JSONTape
     do {
-      (value, ranges) = try JSONReader().read(bytes, elementRangesOf: "items")
+      tape = try JSONTape(parsing: bytes)
     } catch {
       throw SyncError(
         .malformedResponse, "the sync response is not valid JSON (\(error))", cause: error)
     }
-    guard let rawItems = value["items"]?.arrayValue else {
-      throw SyncError(.malformedResponse, "the sync response has no items array")
-    }
-    var items: [SyncItem] = []
-    items.reserveCapacity(rawItems.count)
-    var seen = Set<ItemKey>()
-    for (index, rawItem) in rawItems.enumerated() {
-      let original = index < ranges.count ? Array(bytes[ranges[index]]) : nil
-      let item = try Self.decodeItem(rawItem, original: original)
-      guard seen.insert(item.key).inserted else {
-        throw SyncError(
-          .invalidResponse, "the sync page lists \(item.key) twice; the page was rejected")
+    (items, continuation) = try tape.withView { view throws(SyncError) in
+      let root = JSONTape.root
+      guard let list = view.member("items", of: root), view.kind(list) == .array else {
+        throw SyncError(.malformedResponse, "the sync response has no items array")
       }
-      items.append(item)
+      var items: [SyncItem] = []
+      items.reserveCapacity(Int(view.nodes[list].count))
+      var seen = Set<ItemKey>()
+      var node = list + 1
+      while node < view.next(list) {
+        let item = try Self.decodeItem(node, of: tape, view: view)
+        guard seen.insert(item.key).inserted else {
+          throw SyncError(
+            .invalidResponse, "the sync page lists \(item.key) twice; the page was rejected")
+        }
+        items.append(item)
+        node = view.next(node)
+      }
+      let continuation: Continuation
+      if let url = view.member("nextPageUrl", of: root).flatMap(view.string) {
+        continuation = .nextPage(token: try Self.token(in: url))
+      } else if let url = view.member("nextSyncUrl", of: root).flatMap(view.string) {
+        continuation = .nextSync(token: try Self.token(in: url))
+      } else {
+        throw SyncError(
+          .malformedResponse, "the sync response has neither nextPageUrl nor nextSyncUrl")
+      }
+      return (items, continuation)
     }
-    if let url = value["nextPageUrl"]?.stringValue {
-      continuation = .nextPage(token: try Self.token(in: url))
-    } else if let url = value["nextSyncUrl"]?.stringValue {
-      continuation = .nextSync(token: try Self.token(in: url))
-    } else {
-      throw SyncError(
-        .malformedResponse, "the sync response has neither nextPageUrl nor nextSyncUrl")
-    }
-    self.items = items
   }
 
-  private static func decodeItem(_ value: JSONValue, original: [UInt8]?) throws(SyncError)
-    -> SyncItem
+  private static func decodeItem(_ node: Int, of tape: JSONTape, view: JSONTape.View)
+    throws(SyncError) -> SyncItem
   {
-    guard let object = value.objectValue, let type = object["sys"]?["type"]?.stringValue else {
+    guard let sys = view.object("sys", of: node), let typeNode = view.member("type", of: sys),
+      let type = view.string(typeNode)
+    else {
       throw SyncError(.invalidResponse, "a sync item has no sys.type")
     }
     switch type {
-    case "Entry": return .upsert(try SyncedItem(raw: object, kind: .entry, rawJSON: original))
-    case "Asset": return .upsert(try SyncedItem(raw: object, kind: .asset, rawJSON: original))
+    case "Entry": return .upsert(try SyncedItem(tape: tape, view: view, node: node, kind: .entry))
+    case "Asset": return .upsert(try SyncedItem(tape: tape, view: view, node: node, kind: .asset))
     case "DeletedEntry", "DeletedAsset":
       let kind: ItemKind = type == "DeletedEntry" ? .entry : .asset
-      guard let id = object["sys"]?["id"]?.stringValue else {
+      guard let id = view.member("id", of: sys).flatMap(view.string) else {
         throw SyncError(.invalidResponse, "a \(type) item has no sys.id")
       }
       try Identifier.validate(id, as: kind == .entry ? .entryID : .assetID, in: "a \(type) item")

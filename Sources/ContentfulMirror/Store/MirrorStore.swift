@@ -219,9 +219,7 @@ final class MirrorStore {
   func rawItem(_ key: ItemKey) throws(MirrorError) -> SyncedItem? {
     let path = layout.rawItemPath(for: key)
     guard let bytes = try fileSystem.readFileIfPresent(path) else { return nil }
-    guard let object = try? JSONReader().read(bytes).objectValue,
-      let item = try? SyncedItem(raw: object, kind: key.kind, rawJSON: bytes), item.key == key
-    else {
+    guard let item = try? SyncedItem(json: bytes, kind: key.kind), item.key == key else {
       throw MirrorError(
         .corrupt, "\(path) is damaged; run `contentful-mirror sync --full` to rebuild the mirror",
         path: path)
