@@ -9,26 +9,25 @@ extension DocumentRenderer {
       let root = item.node
       let fields = view.object("fields", of: root)
       let localized = fields.map { localizedFields(of: $0, in: view, item: item) } ?? []
-      let sourceSize = view.slice(root).count
+      var output = ByteWriter(capacity: view.slice(root).count * 2 + 256)
       return locales.map { locale in
-        var output: [UInt8] = []
-        output.reserveCapacity(sourceSize + 256)
+        output.removeAll()
         let codes = chainBytes(for: locale)
-        output.append(UInt8(ascii: "{"))
+        output.write(UInt8(ascii: "{"))
         var first = true
         // Top-level members in key order; `fields` and `sys` are always there.
         var pending: [TopLevel] = [.fields, .sys]
         func emit(_ member: TopLevel) {
-          if !first { output.append(UInt8(ascii: ",")) }
+          if !first { output.write(UInt8(ascii: ",")) }
           first = false
           switch member {
           case .fields:
             CanonicalJSON.newline(1, &output)
-            output.append(contentsOf: #""fields": "#.utf8)
+            output.write(#""fields": "#)
             appendFields(fields, localized: localized, codes: codes, view, to: &output)
           case .sys:
             CanonicalJSON.newline(1, &output)
-            output.append(contentsOf: #""sys": "#.utf8)
+            output.write(#""sys": "#)
             appendSys(view.object("sys", of: root), locale: locale, view, to: &output)
           case .other(let key):
             CanonicalJSON.writeMember(view, key: key, indent: 1, to: &output)
@@ -48,8 +47,8 @@ extension DocumentRenderer {
         }
         for member in pending { emit(member) }
         CanonicalJSON.newline(0, &output)
-        output.append(contentsOf: [UInt8(ascii: "}"), 0x0A])
-        return output
+        output.write("}\n")
+        return output.bytes
       }
     }
   }
@@ -80,7 +79,7 @@ extension DocumentRenderer {
   /// or the default locale's for a non-localized field; fields without one are left out.
   private func appendFields(
     _ fields: Int?, localized: [Bool], codes: [[UInt8]], _ view: JSONTape.View,
-    to output: inout [UInt8]
+    to output: inout ByteWriter
   ) {
     var first = true
     for (index, key) in (fields.map(view.sortedKeys) ?? UnsafeBufferPointer(start: nil, count: 0))
@@ -98,33 +97,33 @@ extension DocumentRenderer {
         source = defaultLocaleBytes.withUnsafeBufferPointer { view.member($0, of: perLocale) }
       }
       guard let source else { continue }
-      output.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+      output.write(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
       first = false
       CanonicalJSON.newline(2, &output)
       CanonicalJSON.writeString(view, Int(key), to: &output)
-      output.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
+      output.write(": ")
       CanonicalJSON.write(view, source, indent: 2, to: &output)
     }
     if first {
-      output.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")])
+      output.write("{}")
     } else {
       CanonicalJSON.newline(1, &output)
-      output.append(UInt8(ascii: "}"))
+      output.write(UInt8(ascii: "}"))
     }
   }
 
   /// `"sys"`' value: the item's `sys` with `locale` set (replacing one the item may carry).
   private func appendSys(
-    _ sys: Int?, locale: String, _ view: JSONTape.View, to output: inout [UInt8]
+    _ sys: Int?, locale: String, _ view: JSONTape.View, to output: inout ByteWriter
   ) {
-    output.append(UInt8(ascii: "{"))
+    output.write(UInt8(ascii: "{"))
     var localeWritten = false
     var first = true
     func writeLocale() {
-      if !first { output.append(UInt8(ascii: ",")) }
+      if !first { output.write(UInt8(ascii: ",")) }
       first = false
       CanonicalJSON.newline(2, &output)
-      output.append(contentsOf: #""locale": "#.utf8)
+      output.write(#""locale": "#)
       CanonicalJSON.writeString(locale, to: &output)
       localeWritten = true
     }
@@ -133,12 +132,12 @@ extension DocumentRenderer {
     {
       if view.isString(key, "locale") { continue }
       if !localeWritten && !view.precedes(key, "locale") { writeLocale() }
-      if !first { output.append(UInt8(ascii: ",")) }
+      if !first { output.write(UInt8(ascii: ",")) }
       first = false
       CanonicalJSON.writeMember(view, key: key, indent: 2, to: &output)
     }
     if !localeWritten { writeLocale() }
     CanonicalJSON.newline(1, &output)
-    output.append(UInt8(ascii: "}"))
+    output.write(UInt8(ascii: "}"))
   }
 }

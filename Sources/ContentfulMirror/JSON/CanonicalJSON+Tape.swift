@@ -2,58 +2,62 @@ extension CanonicalJSON {
   /// Appends the canonical bytes of tape node `node` as it appears nested `indent` levels deep
   /// (no trailing newline). The same bytes as writing its ``JSONValue``, but numbers, literals
   /// and strings without escapes are copied from the source as they are.
-  static func write(_ view: JSONTape.View, _ node: Int, indent: Int, to output: inout [UInt8]) {
+  static func write<Sink: ByteSink & ~Copyable>(
+    _ view: JSONTape.View, _ node: Int, indent: Int, to output: inout Sink
+  ) {
     switch view.kind(node) {
     case .null, .true, .false, .number:
-      output.append(contentsOf: view.slice(node))
+      output.write(view.slice(node))
     case .string, .escapedString:
       writeString(view, node, to: &output)
     case .array:
       guard view.nodes[node].count > 0 else {
-        return output.append(contentsOf: [UInt8(ascii: "["), UInt8(ascii: "]")])
+        return output.write("[]")
       }
-      output.append(UInt8(ascii: "["))
+      output.write(UInt8(ascii: "["))
       var child = node + 1
       while child < view.next(node) {
-        if child > node + 1 { output.append(UInt8(ascii: ",")) }
+        if child > node + 1 { output.write(UInt8(ascii: ",")) }
         newline(indent + 1, &output)
         write(view, child, indent: indent + 1, to: &output)
         child = view.next(child)
       }
       newline(indent, &output)
-      output.append(UInt8(ascii: "]"))
+      output.write(UInt8(ascii: "]"))
     case .object:
       guard view.nodes[node].count > 0 else {
-        return output.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")])
+        return output.write("{}")
       }
-      output.append(UInt8(ascii: "{"))
+      output.write(UInt8(ascii: "{"))
       for (position, key) in view.sortedKeys(of: node).enumerated() {
-        if position > 0 { output.append(UInt8(ascii: ",")) }
+        if position > 0 { output.write(UInt8(ascii: ",")) }
         writeMember(view, key: Int(key), indent: indent + 1, to: &output)
       }
       newline(indent, &output)
-      output.append(UInt8(ascii: "}"))
+      output.write(UInt8(ascii: "}"))
     }
   }
 
   /// Appends a member on its own line: newline, indentation, `"key": value`.
-  static func writeMember(
-    _ view: JSONTape.View, key: Int, indent: Int, to output: inout [UInt8]
+  static func writeMember<Sink: ByteSink & ~Copyable>(
+    _ view: JSONTape.View, key: Int, indent: Int, to output: inout Sink
   ) {
     newline(indent, &output)
     writeString(view, key, to: &output)
-    output.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
+    output.write(": ")
     write(view, key + 1, indent: indent, to: &output)
   }
 
   /// Appends string node `node` (a value or a key) as a canonical JSON string.
-  static func writeString(_ view: JSONTape.View, _ node: Int, to output: inout [UInt8]) {
+  static func writeString<Sink: ByteSink & ~Copyable>(
+    _ view: JSONTape.View, _ node: Int, to output: inout Sink
+  ) {
     guard view.kind(node) == .string else {
       return view.decoded(node).withUnsafeBufferPointer { writeString(utf8: $0, to: &output) }
     }
     // No escapes in the source means nothing to escape: no quote, backslash or control byte.
-    output.append(UInt8(ascii: "\""))
-    output.append(contentsOf: view.slice(node))
-    output.append(UInt8(ascii: "\""))
+    output.write(UInt8(ascii: "\""))
+    output.write(view.slice(node))
+    output.write(UInt8(ascii: "\""))
   }
 }

@@ -91,28 +91,28 @@ public enum CanonicalJSON {
     "\n                                                                "
   }
 
-  static func newline(_ indent: Int, _ output: inout [UInt8]) {
+  static func newline<Sink: ByteSink & ~Copyable>(_ indent: Int, _ output: inout Sink) {
     let text = newlineAndSpaces
     var remaining = 1 + indent * 2
     var start = text.utf8Start
     while remaining > 0 {
       let count = min(remaining, text.utf8CodeUnitCount)
-      output.append(contentsOf: UnsafeBufferPointer(start: start, count: count))
+      output.write(UnsafeBufferPointer(start: start, count: count))
       remaining -= count
       start = text.utf8Start + 1  // deeper levels: spaces only
     }
   }
 
-  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-  static func writeString(_ string: String, to output: inout [UInt8]) {
+  static func writeString<Sink: ByteSink & ~Copyable>(_ string: String, to output: inout Sink) {
     var string = string
     string.withUTF8 { writeString(utf8: $0, to: &output) }
   }
 
   /// Writes the UTF-8 text `bytes` as a JSON string.
-  static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
-    output.append(UInt8(ascii: "\""))
+  static func writeString<Sink: ByteSink & ~Copyable>(
+    utf8 bytes: UnsafeBufferPointer<UInt8>, to output: inout Sink
+  ) {
+    output.write(UInt8(ascii: "\""))
     // Copy runs that need no escaping in one go; only `"`, `\` and controls are escaped.
     var runStart = 0
     for index in 0..<bytes.count {
@@ -120,28 +120,33 @@ public enum CanonicalJSON {
       guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
         continue
       }
-      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+      output.write(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
       appendEscape(byte, to: &output)
       runStart = index + 1
     }
-    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
-    output.append(UInt8(ascii: "\""))
+    output.write(UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+    output.write(UInt8(ascii: "\""))
   }
 
-  private static func appendEscape(_ byte: UInt8, to output: inout [UInt8]) {
+  private static func appendEscape<Sink: ByteSink & ~Copyable>(_ byte: UInt8, to output: inout Sink)
+  {
+    output.write(0x5C)
     switch byte {
-    case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
-    case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
-    case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-    case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-    case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-    case 0x08: output.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-    case 0x0C: output.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.write(byte)
+    case 0x0A: output.write(UInt8(ascii: "n"))
+    case 0x0D: output.write(UInt8(ascii: "r"))
+    case 0x09: output.write(UInt8(ascii: "t"))
+    case 0x08: output.write(UInt8(ascii: "b"))
+    case 0x0C: output.write(UInt8(ascii: "f"))
     default:
-      output.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30])
-      output.append(hexDigits[Int(byte >> 4)])
-      output.append(hexDigits[Int(byte & 0xF)])
+      output.write("u00")
+      output.write(hexDigit(byte >> 4))
+      output.write(hexDigit(byte & 0xF))
     }
+  }
+
+  private static func hexDigit(_ value: UInt8) -> UInt8 {
+    value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
   }
 
 }

@@ -152,20 +152,28 @@ struct TapeParser {
   /// Moves the object's pending keys, sorted by code point, to `memberOrder`; rejects a key that
   /// appears twice.
   private mutating func sortKeys(from first: Int) throws(JSONError) {
-    let nodes = self.nodes
-    let bytes = self.bytes
-    let result: JSONError? = nodes.withUnsafeBufferPointer { nodeBuffer in
-      let view = KeyComparator(bytes: bytes, nodes: nodeBuffer)
-      pendingKeys[first...].sort { view.compare($0, $1) < 0 }
-      for index in (first + 1)..<max(pendingKeys.count, first + 1)
-      where view.compare(pendingKeys[index - 1], pendingKeys[index]) == 0 {
-        let key = pendingKeys[index]
-        let text = String(decoding: view.decodedKey(key), as: UTF8.self)
-        return JSONError(.duplicateKey, "duplicate key \"\(text)\"", offset: position)
+    if pendingKeys.count - first > 1 {
+      let bytes = self.bytes
+      let duplicate: UInt32? = nodes.withUnsafeBufferPointer { nodes in
+        pendingKeys.withUnsafeMutableBufferPointer { pending in
+          let comparator = KeyComparator(bytes: bytes, nodes: nodes)
+          let keys = UnsafeMutableBufferPointer(rebasing: pending[first...])
+          comparator.sort(keys)
+          for index in 1..<keys.count where comparator.compare(keys[index - 1], keys[index]) == 0 {
+            return keys[index]
+          }
+          return nil
+        }
       }
-      return nil
+      if let duplicate {
+        let text = nodes.withUnsafeBufferPointer { nodes in
+          String(
+            decoding: KeyComparator(bytes: bytes, nodes: nodes).decodedKey(duplicate), as: UTF8.self
+          )
+        }
+        throw JSONError(.duplicateKey, "duplicate key \"\(text)\"", offset: position)
+      }
     }
-    if let result { throw result }
     memberOrder.append(contentsOf: pendingKeys[first...])
     pendingKeys.removeSubrange(first...)
   }
@@ -332,6 +340,23 @@ private struct KeyComparator {
       if order != 0 { return Int(order) }
     }
     return Int(left.length) - Int(right.length)
+  }
+
+  /// Sorts key nodes in place: insertion sort for the few keys most objects have.
+  func sort(_ keys: UnsafeMutableBufferPointer<UInt32>) {
+    guard keys.count <= 16 else {
+      var keys = keys
+      return keys.sort { compare($0, $1) < 0 }
+    }
+    for index in 1..<keys.count {
+      let key = keys[index]
+      var slot = index
+      while slot > 0 && compare(key, keys[slot - 1]) < 0 {
+        keys[slot] = keys[slot - 1]
+        slot -= 1
+      }
+      keys[slot] = key
+    }
   }
 
   func decodedKey(_ key: UInt32) -> [UInt8] {

@@ -79,15 +79,19 @@ final class IndexStore {
   /// Sets `key`'s row and re-derives the reverse rows of its old and new link targets.
   func upsert(_ key: ItemKey, row: ItemRow, fileSystem: FileSystem) throws(MirrorError) {
     let shard = Self.shard(of: key)
-    let old = try itemShard(shard, fileSystem)[key]
-    itemShards[shard]?[key] = row
+    if itemShards[shard] == nil { _ = try itemShard(shard, fileSystem) }
+    let old = itemShards[shard]?.updateValue(row, forKey: key)
     dirtyItemShards.insert(shard)
-    let oldTargets = Set(old?.linksTo ?? [])
-    let newTargets = Set(row.linksTo)
-    for target in oldTargets.subtracting(newTargets) {
-      try updateLinkRow(target, fileSystem) { $0?.linkedFrom.remove(key) != nil }
+    var added = row.linksTo  // distinct (see LinkExtractor)
+    if let old, !old.linksTo.isEmpty {
+      let oldTargets = Set(old.linksTo)
+      let newTargets = Set(row.linksTo)
+      for target in oldTargets.subtracting(newTargets) {
+        try updateLinkRow(target, fileSystem) { $0?.linkedFrom.remove(key) != nil }
+      }
+      added = row.linksTo.filter { !oldTargets.contains($0) }
     }
-    for target in newTargets.subtracting(oldTargets) {
+    for target in added {
       let present = try self.row(for: target, fileSystem: fileSystem) != nil
       try updateLinkRow(target, fileSystem) { linkRow in
         guard linkRow != nil else {
@@ -119,10 +123,16 @@ final class IndexStore {
     _ target: ItemKey, _ fileSystem: FileSystem, _ change: (inout LinkRow?) -> Bool
   ) throws(MirrorError) {
     let shard = Self.shard(of: target)
-    _ = try linkShard(shard, fileSystem)  // loaded into `linkShards`
-    guard change(&linkShards[shard, default: [:]][target]) else { return }
-    if linkShards[shard]?[target]?.linkedFrom.isEmpty == true { linkShards[shard]?[target] = nil }
+    if linkShards[shard] == nil { _ = try linkShard(shard, fileSystem) }  // loads it
+    // One lookup: the row is changed, and dropped if emptied, through the subscripts' accessors.
+    guard Self.apply(change, to: &linkShards[shard, default: [:]][target]) else { return }
     dirtyLinkShards.insert(shard)
+  }
+
+  private static func apply(_ change: (inout LinkRow?) -> Bool, to row: inout LinkRow?) -> Bool {
+    let changed = change(&row)
+    if row?.linkedFrom.isEmpty == true { row = nil }
+    return changed
   }
 
   private static func setDangling(_ row: inout LinkRow?, _ dangling: Bool) -> Bool {
