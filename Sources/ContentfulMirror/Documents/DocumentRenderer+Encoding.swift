@@ -9,22 +9,19 @@ extension DocumentRenderer {
       let root = item.node
       let fields = view.object("fields", of: root)
       let localized = fields.map { localizedFields(of: $0, in: view, item: item) } ?? []
+      let members = Self.topLevelMembers(of: root, in: view)
       var output = ByteWriter(capacity: view.slice(root).count * 2 + 256)
       return locales.map { locale in
         output.removeAll()
-        let codes = chainBytes(for: locale)
         output.write(UInt8(ascii: "{"))
-        var first = true
-        // Top-level members in key order; `fields` and `sys` are always there.
-        var pending: [TopLevel] = [.fields, .sys]
-        func emit(_ member: TopLevel) {
-          if !first { output.write(UInt8(ascii: ",")) }
-          first = false
+        for (position, member) in members.enumerated() {
+          if position > 0 { output.write(UInt8(ascii: ",")) }
           switch member {
           case .fields:
             CanonicalJSON.newline(1, &output)
             output.write(#""fields": "#)
-            appendFields(fields, localized: localized, codes: codes, view, to: &output)
+            appendFields(
+              fields, localized: localized, codes: chainBytes(for: locale), view, to: &output)
           case .sys:
             CanonicalJSON.newline(1, &output)
             output.write(#""sys": "#)
@@ -33,19 +30,6 @@ extension DocumentRenderer {
             CanonicalJSON.writeMember(view, key: key, indent: 1, to: &output)
           }
         }
-        for key in view.sortedKeys(of: root).lazy.map(Int.init) {
-          while let next = pending.first, !view.precedes(key, next.name),
-            !view.isString(key, next.name)
-          {
-            emit(pending.removeFirst())
-          }
-          if let next = pending.first, view.isString(key, next.name) {
-            emit(pending.removeFirst())
-          } else if !view.isString(key, "fields") && !view.isString(key, "sys") {
-            emit(.other(key: key))
-          }
-        }
-        for member in pending { emit(member) }
         CanonicalJSON.newline(0, &output)
         output.write("}\n")
         return output.bytes
@@ -56,14 +40,32 @@ extension DocumentRenderer {
   /// A member of the document's top level.
   private enum TopLevel {
     case fields, sys
+    /// Any other member of the item (such as `metadata`), by its key node.
     case other(key: Int)
+  }
 
-    var name: StaticString {
-      switch self {
-      case .fields: "fields"
-      case .sys, .other: "sys"
+  /// The document's top-level members in key order: the item's own, with `fields` and `sys`
+  /// always present.
+  private static func topLevelMembers(of root: Int, in view: JSONTape.View) -> [TopLevel] {
+    var members: [TopLevel] = []
+    var fieldsDone = false
+    var sysDone = false
+    for key in view.sortedKeys(of: root).lazy.map(Int.init) {
+      if !fieldsDone && !view.precedes(key, "fields") {
+        members.append(.fields)
+        fieldsDone = true
+      }
+      if !sysDone && !view.precedes(key, "sys") {
+        members.append(.sys)
+        sysDone = true
+      }
+      if !view.isString(key, "fields") && !view.isString(key, "sys") {
+        members.append(.other(key: key))
       }
     }
+    if !fieldsDone { members.append(.fields) }
+    if !sysDone { members.append(.sys) }
+    return members
   }
 
   /// For each member of `fields` in key order, whether it takes per-locale values.
