@@ -128,8 +128,7 @@ public enum CanonicalJSON {
     output.write(UInt8(ascii: "\""))
   }
 
-  private static func appendEscape<Sink: ByteSink & ~Copyable>(_ byte: UInt8, to output: inout Sink)
-  {
+  static func appendEscape<Sink: ByteSink & ~Copyable>(_ byte: UInt8, to output: inout Sink) {
     output.write(0x5C)
     switch byte {
     case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.write(byte)

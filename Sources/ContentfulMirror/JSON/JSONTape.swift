@@ -194,7 +194,8 @@ public struct JSONTape: Sendable {
       return output
     }
 
-    private static func hex4(_ raw: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt32 {
+    /// The value of the four hex digits at `index` (already validated).
+    static func hex4(_ raw: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt32 {
       var value: UInt32 = 0
       for byte in raw[index..<index + 4] {
         let digit = byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : (byte | 0x20) - 87

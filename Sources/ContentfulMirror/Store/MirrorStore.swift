@@ -89,6 +89,9 @@ final class MirrorStore {
   private lazy var writeQueue = FileWriteQueue(
     root: layout.root, durability: durability, writers: writerThreads)
 
+  /// The first sync's commit point being made durable while the next pages are written.
+  private let backgroundCommit = BackgroundCommit()
+
   /// How many threads create files.
   var writerThreads = 1
 
@@ -128,9 +131,10 @@ final class MirrorStore {
     }
   }
 
-  /// Waits for queued writes (before reading or removing files, and at commit points).
+  /// Waits for queued writes and for a commit point being made durable in the background.
   func drainWrites() throws(MirrorError) {
     try writeQueue.drain()
+    try backgroundCommit.wait()
   }
 
   /// Removes the index of a first sync that was interrupted, before it is rebuilt from the raw
@@ -261,7 +265,14 @@ final class MirrorStore {
   ///   every shard would be rewritten at every commit point, so it writes the index once at the
   ///   end and, if interrupted, re-derives it from the raw snapshots on resume.
   func commit(_ checkpoint: Checkpoint, flushIndex: Bool = true) throws(MirrorError) {
-    try writeQueue.drain()
+    try drainWrites()
+    if !flushIndex && checkpoint.journalRecord == nil {
+      // Nothing but the checkpoint depends on this flush (a first sync's): the next pages are
+      // written while it runs. They may or may not be flushed with it; the checkpoint, written
+      // once the flush returns, claims only the pages written before it started.
+      return backgroundCommit.start(
+        checkpoint: CanonicalJSON.encode(checkpoint.json), layout: layout)
+    }
     if let record = checkpoint.journalRecord {
       // Before the index loses the rows of deleted items, the journal keeps their content types.
       try SyncJournal(layout: layout).append(
@@ -277,7 +288,7 @@ final class MirrorStore {
   func finish(with manifest: Manifest, journal record: SyncJournal.Record?, report: JSONValue)
     throws(MirrorError)
   {
-    try writeQueue.drain()
+    try drainWrites()
     // The journal first: once the index is flushed, deleted items' content types are gone from
     // it, and a replay after a crash could not record them again (records of one sync merge).
     if let record {
@@ -336,7 +347,7 @@ final class MirrorStore {
 
   /// Removes everything the mirror wrote, before a `--full` sync into a damaged mirror.
   func removeAllContent() throws(MirrorError) {
-    try writeQueue.drain()
+    try drainWrites()
     index.discardChanges()
     for path in [
       layout.entriesDirectory, layout.assetsDirectory, layout.indexDirectory,
