@@ -39,7 +39,7 @@ enum HelpText {
       --token-file <path>   read the access token from this file
       --token <token>       the access token on the command line (visible to other users: avoid)
       --encoders <n>        threads encoding documents (default 1)
-      --writers <n>         threads creating files (default 1)
+      --writers <n>         threads creating files (default 2)
       --durability <d>      syncfs (default: one flush per commit point) or fsync (every file)
       --checkpoint-every <n>  pages between commit points (default 20): fewer redo less after
                             a crash, more flush less often

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Which members an export writes, in which order, with which bytes.
 ///
 /// A complete export walks the mirror directory in path-byte order (memory bounded by the largest
@@ -5,7 +11,9 @@
 /// them. Either way each document is read from disk and written once.
 struct ExportPlan {
   private enum Source {
-    case file(String)
+    /// A file of the mirror: `name` in the open directory `directory` (`AT_FDCWD` when `name`
+    /// is the whole path); `path` names it in messages.
+    case file(path: String, directory: Int32 = AT_FDCWD, name: String)
     case bytes([UInt8])
   }
 
@@ -88,8 +96,9 @@ struct ExportPlan {
       let bytes: [UInt8]
       switch source {
       case .bytes(let generated): bytes = generated
-      case .file(let file):
-        guard let read = try reader.readFileIfPresent(file) else {
+      case .file(let file, let directory, let name):
+        guard let read = try reader.readFileIfPresent(name, inDirectory: directory, path: file)
+        else {
           throw MirrorError(
             .corrupt,
             "\(file) is missing although the index lists it; run `contentful-mirror sync --full`")
@@ -115,13 +124,14 @@ struct ExportPlan {
     _ relative: String, fileSystem: inout FileSystem, add: (String, Source) throws -> Void
   ) throws {
     let directory = relative.isEmpty ? layout.root : layout.root + "/" + relative
+    let fd = try fileSystem.openDirectory(directory)
+    defer { close(fd) }
     var children: [(sortKey: String, name: String, isDirectory: Bool)] = []
-    for name in try fileSystem.contentsOfDirectory(directory) {
+    for (name, kind) in try fileSystem.entries(ofDirectory: fd, path: directory) {
       let path = relative.isEmpty ? name : relative + "/" + name
       guard Self.isExported(path) else { continue }
-      let full = directory + "/" + name
-      let kind = try fileSystem.entryKind(full)
       guard kind == .file || kind == .directory else {
+        let full = directory + "/" + name
         throw MirrorError(
           .unsafePath,
           "\(full) is a symbolic link or special file inside the mirror; remove it and export again",
@@ -139,7 +149,7 @@ struct ExportPlan {
       } else if path == "manifest.json" {
         try add(path, .bytes(manifestBytes))
       } else {
-        try add(path, .file(layout.root + "/" + path))
+        try add(path, .file(path: directory + "/" + child.name, directory: fd, name: child.name))
       }
     }
   }
@@ -147,12 +157,15 @@ struct ExportPlan {
   /// What of the mirror directory a complete export carries: the public tree, the raw snapshots
   /// and the sync journal; not the lock, the checkpoint or reports.
   private static func isExported(_ path: String) -> Bool {
-    let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-    switch parts.count {
-    case 1: return ["manifest.json", "entries", "assets", "index", ".mirror"].contains(parts[0])
-    case 2 where parts[0] == ".mirror": return parts[1] == "items" || parts[1] == "journal"
-    default: return true  // ids may start with a dot; temporary files are skipped by the walk
+    let slash = UInt8(ascii: "/")
+    guard let end = path.utf8.firstIndex(of: slash) else {
+      return ["manifest.json", "entries", "assets", "index", ".mirror"].contains(path)
     }
+    let rest = path[path.utf8.index(after: end)...]
+    guard path[..<end] == ".mirror", !rest.utf8.contains(slash) else {
+      return true  // ids may start with a dot; temporary files are skipped by the walk
+    }
+    return rest == "items" || rest == "journal"
   }
 
   // MARK: Filtered, by-locale and delta exports: a sorted list
@@ -163,11 +176,14 @@ struct ExportPlan {
       for locale in locales {
         let source = layout.documentPath(for: key, contentType: row.contentType, locale: locale)
         members.append(
-          (archivePath(for: key, contentType: row.contentType, locale: locale), .file(source)))
+          (
+            archivePath(for: key, contentType: row.contentType, locale: locale),
+            .file(path: source, name: source)
+          ))
       }
       if options.since != nil && options.layout == .mirror {
         let raw = layout.rawItemPath(for: key)
-        members.append((String(raw.dropFirst(layout.root.count + 1)), .file(raw)))
+        members.append((String(raw.dropFirst(layout.root.count + 1)), .file(path: raw, name: raw)))
       }
     }
     if options.layout == .mirror { members.append(contentsOf: cutIndex()) }

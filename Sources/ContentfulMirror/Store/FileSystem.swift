@@ -34,7 +34,16 @@ struct FileSystem {
 
   /// The bytes of `path`, or `nil` when it does not exist.
   func readFileIfPresent(_ path: String) throws(MirrorError) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    try readFileIfPresent(path, inDirectory: AT_FDCWD, path: path)
+  }
+
+  /// The bytes of the file `name` in the open directory `directory` (see ``openDirectory(_:)``),
+  /// or `nil` when it does not exist; `path` names it in messages. Relative to an open
+  /// directory, the kernel looks up one name instead of every component of a path.
+  func readFileIfPresent(_ name: String, inDirectory directory: Int32, path: String)
+    throws(MirrorError) -> [UInt8]?
+  {
+    let fd = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     if fd < 0 {
       let code = errno
       if code == ENOENT { return nil }
@@ -82,11 +91,65 @@ struct FileSystem {
       if errno == ENOENT { return nil }
       throw Self.error("cannot stat", path, errno)
     }
-    switch info.st_mode & S_IFMT {
-    case S_IFREG: return .file
-    case S_IFDIR: return .directory
-    case S_IFLNK: return .symbolicLink
-    default: return .other
+    return Self.kind(of: info.st_mode)
+  }
+
+  /// Opens directory `path` for ``entries(ofDirectory:path:)`` and reads relative to it; the
+  /// caller closes the descriptor. A symbolic link is refused.
+  func openDirectory(_ path: String) throws(MirrorError) -> Int32 {
+    let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else {
+      let code = errno
+      if code == ELOOP || code == ENOTDIR {
+        throw MirrorError(
+          .unsafePath, "\(path) is not a directory (a symbolic link?); remove it", path: path)
+      }
+      throw Self.error("cannot open", path, code)
+    }
+    return fd
+  }
+
+  /// The names and kinds of the entries of the open directory `directory`, without `.` and
+  /// `..`, in no particular order. Kinds come from the directory itself where the file system records
+  /// them, so listing costs no `stat` per entry.
+  func entries(ofDirectory directory: Int32, path: String) throws(MirrorError) -> [(
+    name: String, kind: EntryKind
+  )] {
+    let listed = dup(directory)
+    guard listed >= 0, let dir = fdopendir(listed) else {
+      throw Self.error("cannot list", path, errno)
+    }
+    defer { closedir(dir) }
+    var entries: [(name: String, kind: EntryKind)] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      guard name != "." && name != ".." else { continue }
+      let kind: EntryKind
+      switch Int32(entry.pointee.d_type) {
+      case Int32(DT_REG): kind = .file
+      case Int32(DT_DIR): kind = .directory
+      case Int32(DT_LNK): kind = .symbolicLink
+      case Int32(DT_UNKNOWN):
+        var info = stat()
+        guard fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+          throw Self.error("cannot stat", path + "/" + name, errno)
+        }
+        kind = Self.kind(of: info.st_mode)
+      default: kind = .other
+      }
+      entries.append((name, kind))
+    }
+    return entries
+  }
+
+  private static func kind(of mode: mode_t) -> EntryKind {
+    switch mode & S_IFMT {
+    case S_IFREG: .file
+    case S_IFDIR: .directory
+    case S_IFLNK: .symbolicLink
+    default: .other
     }
   }
 

@@ -32,7 +32,7 @@ final class FileWriteQueue: Sendable {
   /// Whether each file is flushed with its own `fsync` (see ``Durability``).
   private let flushEachFile: Bool
 
-  /// - Parameter writers: Threads creating files (1 by default: see the README's measurements).
+  /// - Parameter writers: Threads creating files (the sync passes ``SyncOptions/writerThreads``).
   init(root: String, durability: Durability = .syncPerCommit, writers: Int = 1) {
     self.writers = (0..<max(writers, 1)).map {
       Writer(label: "contentful-mirror.file-writer.\($0)", root: root)

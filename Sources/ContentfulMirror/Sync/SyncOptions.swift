@@ -17,8 +17,8 @@ public struct SyncOptions: Sendable, Hashable {
   /// default is 1.
   public var encoderThreads: Int
   /// Threads that create the files (each item's files on one thread). See the README for the
-  /// measurements behind the default of 1.
-  public var writerThreads: Int = 1
+  /// measurements behind the default of 2.
+  public var writerThreads: Int = 2
   /// How documents are made durable before a commit point records them.
   public var durability: Durability
 
