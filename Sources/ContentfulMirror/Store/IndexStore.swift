@@ -34,6 +34,10 @@ final class IndexStore {
   private var dirtyItemShards: Set<Int> = []
   private var dirtyLinkShards: Set<Int> = []
 
+  /// Set by the store when it has just removed every shard: shards are then not looked for on
+  /// disk (a first sync would otherwise try to open each of them once).
+  var isEmptyOnDisk = false
+
   init(layout: MirrorLayout) {
     self.layout = layout
   }
@@ -165,6 +169,7 @@ final class IndexStore {
     dirtyLinkShards.removeAll()
     itemShards.removeAll()
     linkShards.removeAll()
+    isEmptyOnDisk = false
   }
 
   /// Each changed shard's new contents (`nil`: remove the shard), encoded one at a time.
@@ -201,7 +206,7 @@ final class IndexStore {
     if let rows = itemShards[shard] { return rows }
     var rows: [ItemKey: ItemRow] = [:]
     let path = layout.itemShardPath(shard)
-    for member in try Self.readShard(path, fileSystem) {
+    for member in isEmptyOnDisk ? [] : try Self.readShard(path, fileSystem) {
       guard let key = ItemKey(member.key) else { throw Self.corrupt(path) }
       rows[key] = ItemRow(
         contentType: member.value["contentType"]?.stringValue,
@@ -221,7 +226,7 @@ final class IndexStore {
     if let rows = linkShards[shard] { return rows }
     var rows: [ItemKey: LinkRow] = [:]
     let path = layout.linkShardPath(shard)
-    for member in try Self.readShard(path, fileSystem) {
+    for member in isEmptyOnDisk ? [] : try Self.readShard(path, fileSystem) {
       guard let key = ItemKey(member.key) else { throw Self.corrupt(path) }
       rows[key] = LinkRow(
         linkedFrom: Set(

@@ -145,6 +145,7 @@ final class MirrorStore {
       try fileSystem.removeTree(directory)
       try fileSystem.makeDirectory(directory)
     }
+    index.isEmptyOnDisk = true
   }
 
   /// Re-derives the (uncommitted) index rows of every raw snapshot on disk: how an initial sync
@@ -357,5 +358,6 @@ final class MirrorStore {
     }
     try fileSystem.makeDirectory(layout.entriesDirectory)
     try fileSystem.makeDirectory(layout.assetsDirectory)
+    index.isEmptyOnDisk = true
   }
 }
