@@ -150,11 +150,17 @@ final class IndexStore {
   /// Writes every changed shard (removing shards that became empty) and forgets the clean
   /// in-memory copies, so memory stays bounded between commit points.
   ///
-  /// - Parameter logged: Write the changed shards to the redo log first (made durable), then
-  ///   to their files; the caller clears the log with ``IndexRedoLog/clear(fileSystem:)`` after
-  ///   its next file-system flush. A first sync, whose index nothing relies on yet and which
-  ///   rebuilds it from the raw snapshots when resumed, passes `false`.
-  func flush(using fileSystem: inout FileSystem, logged: Bool = true) throws(MirrorError) {
+  /// - Parameters:
+  ///   - logged: Write the changed shards to the redo log first (made durable), then to their
+  ///     files; the caller clears the log with ``IndexRedoLog/clear(fileSystem:)`` after its next
+  ///     file-system flush. A first sync, whose index nothing relies on yet and which rebuilds it
+  ///     from the raw snapshots when resumed, passes `false`.
+  ///   - queue: For an unlogged flush, where the order of shard writes does not matter, the
+  ///     shards are written by `queue`'s threads while the next ones are encoded (one batch in
+  ///     flight, so memory stays bounded); the caller drains it before relying on them.
+  func flush(using fileSystem: inout FileSystem, logged: Bool = true, queue: FileWriteQueue? = nil)
+    throws(MirrorError)
+  {
     let log = IndexRedoLog(layout: layout)
     if logged && !(dirtyItemShards.isEmpty && dirtyLinkShards.isEmpty) {
       let writer = try IndexRedoLog.Writer(log)
@@ -162,8 +168,21 @@ final class IndexStore {
       try writer.commit(fileSystem: fileSystem)
     }
     // Encoding each shard again costs less than keeping every shard in memory for both passes.
+    var batch: [[(path: String, bytes: [UInt8])]] = []
     try forEachChange { change throws(MirrorError) in
-      try log.apply(change, fileSystem: &fileSystem)
+      guard !logged, let queue, let bytes = change.bytes else {
+        return try log.apply(change, fileSystem: &fileSystem)
+      }
+      batch.append([(layout.root + "/" + change.relativePath, bytes)])
+      if batch.count == 256 {
+        try queue.drain()
+        queue.submit(batch)
+        batch.removeAll(keepingCapacity: true)
+      }
+    }
+    if let queue, !batch.isEmpty {
+      try queue.drain()
+      queue.submit(batch)
     }
     dirtyItemShards.removeAll()
     dirtyLinkShards.removeAll()

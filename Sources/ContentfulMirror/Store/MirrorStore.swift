@@ -296,7 +296,8 @@ final class MirrorStore {
       try SyncJournal(layout: layout).append(
         record, committedToken: committedSyncToken, fileSystem: &fileSystem)
     }
-    try index.flush(using: &fileSystem, logged: logsIndexFlushes)
+    try index.flush(using: &fileSystem, logged: logsIndexFlushes, queue: writeQueue)
+    try writeQueue.drain()
     try fileSystem.syncFileSystem(of: layout.root)
     try IndexRedoLog(layout: layout).clear(fileSystem: fileSystem)
     try fileSystem.writeAtomically(CanonicalJSON.encode(manifest.json), to: layout.manifest)
