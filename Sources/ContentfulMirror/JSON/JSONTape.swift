@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A JSON document read into a flat list of nodes that point into its bytes.
 ///
 /// The sync's hot path works on tapes: reading a page allocates three arrays instead of a tree
@@ -232,9 +238,3 @@ public struct JSONTape: Sendable {
     }
   }
 }
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Builds a ``JSONTape`` from UTF-8 bytes, validating strictly (RFC 8259).
 ///
 /// Unlike Foundation's parsers it keeps number lexemes exactly, rejects duplicate keys, lone
@@ -365,9 +371,3 @@ private struct KeyComparator {
     return view.decoded(Int(key))
   }
 }
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
