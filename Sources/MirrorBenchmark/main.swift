@@ -4,7 +4,8 @@ import MirrorTestSupport
 
 // contentful-mirror-bench: the project's benchmark. Run it in a release build:
 //   swift run -c release contentful-mirror-bench [--entries 20000] [--assets N] [--locales 4]
-//     [--runs 3] [--seed 1] [--delta 100] [--work DIR] [--skip-export] [--keep] [--record DIR]
+//     [--runs 3] [--seed 1] [--delta 100] [--work DIR] [--skip-export] [--skip-json] [--keep]
+//     [--record DIR]
 // It measures the real executable as a child process against a loopback CDA stand-in.
 
 var options: [String: String] = [:]
@@ -17,7 +18,7 @@ while let argument = arguments.next() {
     options[argument] = value
   } else {
     print(
-      "usage: contentful-mirror-bench [--entries N] [--assets N] [--locales N] [--runs N] [--seed N] [--delta N] [--work DIR] [--skip-export] [--keep]"
+      "usage: contentful-mirror-bench [--entries N] [--assets N] [--locales N] [--runs N] [--seed N] [--delta N] [--work DIR] [--skip-export] [--skip-json] [--keep] [--record DIR]"
     )
     exit(64)
   }
