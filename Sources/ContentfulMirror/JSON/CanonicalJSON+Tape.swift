@@ -60,45 +60,18 @@ extension CanonicalJSON {
   }
 
   /// Appends a string whose source has escapes (`raw`: between the quotes, validated), in
-  /// canonical form, without decoding it into a buffer first: escapes the canonical form keeps
-  /// are copied, the others become the characters they stand for.
+  /// canonical form, without decoding it into a buffer first.
   private static func writeEscaped<Sink: ByteSink & ~Copyable>(
     _ raw: UnsafeBufferPointer<UInt8>, to output: inout Sink
   ) {
     output.write(UInt8(ascii: "\""))
-    var runStart = 0
-    var index = 0
-    while index < raw.count {
-      guard raw[index] == UInt8(ascii: "\\") else {
-        index += 1
-        continue
+    JSONTape.View.unescape(raw, run: { output.write($0) }) { character in
+      if character.value < 0x20 || character == "\"" || character == "\\" {
+        appendEscape(UInt8(character.value), to: &output)
+      } else {
+        UTF8.encode(character) { output.write($0) }
       }
-      output.write(UnsafeBufferPointer(rebasing: raw[runStart..<index]))
-      let escape = raw[index + 1]
-      index += 2
-      switch escape {
-      case UInt8(ascii: "/"):
-        output.write(escape)
-      case UInt8(ascii: "u"):
-        var scalar = JSONTape.View.hex4(raw, at: index)
-        index += 4
-        if (0xD800...0xDBFF).contains(scalar) {
-          let low = JSONTape.View.hex4(raw, at: index + 2)
-          scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-          index += 6
-        }
-        if scalar < 0x20 || scalar == 0x22 || scalar == 0x5C {
-          appendEscape(UInt8(scalar), to: &output)
-        } else if let scalar = Unicode.Scalar(scalar) {
-          UTF8.encode(scalar) { output.write($0) }
-        }
-      default:  // `"`, `\`, b, f, n, r, t: the canonical form escapes them the same way
-        output.write(UInt8(ascii: "\\"))
-        output.write(escape)
-      }
-      runStart = index
     }
-    output.write(UnsafeBufferPointer(rebasing: raw[runStart..<raw.count]))
     output.write(UInt8(ascii: "\""))
   }
 }

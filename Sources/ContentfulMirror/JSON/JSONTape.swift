@@ -170,38 +170,52 @@ public struct JSONTape: Sendable {
       guard nodes[node].kind == .escapedString else { return Array(raw) }
       var output: [UInt8] = []
       output.reserveCapacity(raw.count)
-      var index = 0
-      while index < raw.count {
-        let byte = raw[index]
-        guard byte == UInt8(ascii: "\\") else {
-          output.append(byte)
-          index += 1
-          continue
-        }
-        let escape = raw[index + 1]
-        index += 2
-        switch escape {
-        case UInt8(ascii: "b"): output.append(0x08)
-        case UInt8(ascii: "f"): output.append(0x0C)
-        case UInt8(ascii: "n"): output.append(0x0A)
-        case UInt8(ascii: "r"): output.append(0x0D)
-        case UInt8(ascii: "t"): output.append(0x09)
-        case UInt8(ascii: "u"):
-          var scalar = Self.hex4(raw, at: index)
-          index += 4
-          if (0xD800...0xDBFF).contains(scalar) {
-            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (Self.hex4(raw, at: index + 2) - 0xDC00)
-            index += 6
-          }
-          if let scalar = Unicode.Scalar(scalar) { UTF8.encode(scalar) { output.append($0) } }
-        default: output.append(escape)  // `"`, `\` and `/`
-        }
+      Self.unescape(raw, run: { output.append(contentsOf: $0) }) { scalar in
+        UTF8.encode(scalar) { output.append($0) }
       }
       return output
     }
 
+    /// Walks the raw bytes of a string with escapes (validated by the parser): `run` gets each
+    /// stretch without escapes, `character` the character each escape stands for.
+    static func unescape(
+      _ raw: UnsafeBufferPointer<UInt8>, run: (UnsafeBufferPointer<UInt8>) -> Void,
+      character: (Unicode.Scalar) -> Void
+    ) {
+      var runStart = 0
+      var index = 0
+      while index < raw.count {
+        guard raw[index] == UInt8(ascii: "\\") else {
+          index += 1
+          continue
+        }
+        run(UnsafeBufferPointer(rebasing: raw[runStart..<index]))
+        let escape = raw[index + 1]
+        index += 2
+        var value: UInt32
+        switch escape {
+        case UInt8(ascii: "b"): value = 0x08
+        case UInt8(ascii: "f"): value = 0x0C
+        case UInt8(ascii: "n"): value = 0x0A
+        case UInt8(ascii: "r"): value = 0x0D
+        case UInt8(ascii: "t"): value = 0x09
+        case UInt8(ascii: "u"):
+          value = hex4(raw, at: index)
+          index += 4
+          if (0xD800...0xDBFF).contains(value) {
+            value = 0x10000 + ((value - 0xD800) << 10) + (hex4(raw, at: index + 2) - 0xDC00)
+            index += 6
+          }
+        default: value = UInt32(escape)  // `"`, `\` and `/`
+        }
+        if let scalar = Unicode.Scalar(value) { character(scalar) }
+        runStart = index
+      }
+      run(UnsafeBufferPointer(rebasing: raw[runStart..<raw.count]))
+    }
+
     /// The value of the four hex digits at `index` (already validated).
-    static func hex4(_ raw: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt32 {
+    private static func hex4(_ raw: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt32 {
       var value: UInt32 = 0
       for byte in raw[index..<index + 4] {
         let digit = byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : (byte | 0x20) - 87
