@@ -14,7 +14,10 @@
 /// 4. At a commit point, ``commit(_:flushIndex:)`` waits for the queued files, then flushes the
 ///    whole file system (`syncfs(2)`: file data, and the directory entries the renames created),
 ///    and only then writes the checkpoint that says those pages are done. A power loss before the
-///    flush loses the checkpoint's pages too, so the resumed sync fetches them again.
+///    flush loses the checkpoint's pages too, so the resumed sync fetches them again. In a first
+///    sync (no index flush, no journal) the flush and then the checkpoint run on a
+///    ``BackgroundCommit`` thread while the next pages are written; the checkpoint still follows
+///    the flush, and claims only the pages drained before the flush started.
 /// 5. ``finish(with:journal:report:)`` flushes again, then writes the manifest with the new sync
 ///    token, flushes it, and only then removes the checkpoint and the writing marker. The token
 ///    therefore never moves past data that is not on disk, and the checkpoint is not dropped
