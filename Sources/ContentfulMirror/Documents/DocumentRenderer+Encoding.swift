@@ -8,6 +8,7 @@ extension DocumentRenderer {
     item.tape.withView { view in
       let root = item.node
       let fields = view.object("fields", of: root)
+      let sys = view.object("sys", of: root)
       let localized = fields.map { localizedFields(of: $0, in: view, item: item) } ?? []
       let members = Self.topLevelMembers(of: root, in: view)
       var output = ByteWriter(capacity: view.slice(root).count * 2 + 256)
@@ -25,7 +26,7 @@ extension DocumentRenderer {
           case .sys:
             CanonicalJSON.newline(1, &output)
             output.write(#""sys": "#)
-            appendSys(view.object("sys", of: root), locale: locale, view, to: &output)
+            appendSys(sys, locale: locale, view, to: &output)
           case .other(let key):
             CanonicalJSON.writeMember(view, key: key, indent: 1, to: &output)
           }

@@ -121,13 +121,9 @@ struct FileSystem {
     }
     defer { closedir(dir) }
     var entries: [(name: String, kind: EntryKind)] = []
-    while let entry = readdir(dir) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      guard name != "." && name != ".." else { continue }
+    try Self.forEachEntry(of: dir) { name, type throws(MirrorError) in
       let kind: EntryKind
-      switch Int32(entry.pointee.d_type) {
+      switch Int32(type) {
       case Int32(DT_REG): kind = .file
       case Int32(DT_DIR): kind = .directory
       case Int32(DT_LNK): kind = .symbolicLink
@@ -142,6 +138,18 @@ struct FileSystem {
       entries.append((name, kind))
     }
     return entries
+  }
+
+  /// Calls `body` with the name and `d_type` of each entry of `dir` but `.` and `..`.
+  private static func forEachEntry(
+    of dir: OpaquePointer, _ body: (String, UInt8) throws(MirrorError) -> Void
+  ) throws(MirrorError) {
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name != "." && name != ".." { try body(name, entry.pointee.d_type) }
+    }
   }
 
   private static func kind(of mode: mode_t) -> EntryKind {
@@ -167,12 +175,7 @@ struct FileSystem {
     }
     defer { closedir(dir) }
     var names: [String] = []
-    while let entry = readdir(dir) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if name != "." && name != ".." { names.append(name) }
-    }
+    try Self.forEachEntry(of: dir) { name, _ in names.append(name) }
     return names.sorted()
   }
 
