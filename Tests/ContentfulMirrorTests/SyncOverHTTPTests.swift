@@ -137,6 +137,39 @@ import Testing
     #expect(DirectoryTree.mirror(at: mirror.path).differences(from: .mirror(at: clean.path)) == [])
   }
 
+  @Test func aResumedInitialSyncRemovesWhatAKillCutShort() async throws {
+    server.inject { request, _ in
+      request.query["sync_token"] == "initial-p3" ? .drop : nil
+    }
+    await #expect(throws: SyncError.self) {
+      try await sync(SyncOptions(pagesPerCheckpoint: 1))
+    }
+    // What a first sync killed while writing files in place can leave: snapshots and documents
+    // cut short, of items the resumed pages bring again (travel, hiking) and of items the space
+    // no longer has.
+    let cutShort: [String: String] = [
+      ".mirror/items/entries/travel.json": #"{"fields":{"name":{"en-US":"Tr"#,
+      "entries/category/travel/en-US.json": #"{"fie"#,
+      "entries/category/hiking/de-DE.json": "",
+      ".mirror/items/entries/gone.json": #"{"sys":{"id":"gone","#,
+      "entries/category/gone/en-US.json": "{}",
+      "entries/removedType/orphan/en-US.json": #"{"fields":{}}"#,
+      ".mirror/items/assets/goneAsset.json": "",
+      "assets/goneAsset/en-US.json": #"{"#,
+    ]
+    for (relative, text) in cutShort {
+      let path = mirror.appending(relative)
+      try FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+    server.inject(nil)
+    let resumed = try await sync(SyncOptions(pagesPerCheckpoint: 1))
+    #expect(resumed.initial && resumed.pages == 3)
+    let clean = try await referenceMirror("clean", source: RecordedSpace(directory: recording.path))
+    #expect(DirectoryTree.mirror(at: mirror.path).differences(from: .mirror(at: clean.path)) == [])
+  }
+
   @Test func rateLimitedRequestsWaitForTheResetAndSucceed() async throws {
     server.inject { request, number in
       number < 2 ? .json(429, [], headers: ["X-Contentful-RateLimit-Reset": "0"]) : nil

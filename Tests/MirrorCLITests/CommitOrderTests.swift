@@ -11,6 +11,8 @@ import Testing
     enum Kind: Equatable {
       case flush
       case renamed(String)
+      /// Bytes written straight to their file (a first sync's new items), not to a temporary file.
+      case written(String)
       case removed(String)
     }
     var kind: Kind
@@ -23,7 +25,7 @@ import Testing
   {
     let log = work.appending("trace-\(run).log")
     let result = try CommandRunner().runShell(
-      #"strace -f -qq -ttt -T -e trace=syncfs,rename,renameat,renameat2,unlink,unlinkat -o "$1" "$0" sync "$2" --source sample-space --checkpoint-every 1 --quiet"#,
+      #"strace -f -qq -ttt -T -e trace=syncfs,rename,renameat,renameat2,unlink,unlinkat,write -y -o "$1" "$0" sync "$2" --source sample-space --checkpoint-every 1 --quiet"#,
       [log, mirror])
     guard result.status == 0 else {
       print("skipped: strace could not trace the sync here (\(result.error.prefix(200)))")
@@ -31,6 +33,10 @@ import Testing
     }
     // `PID START call(args) = result <DURATION>`; a call another thread interrupts is split into
     // `PID START call(args <unfinished ...>` and `PID TIME <... call resumed>) = result <DURATION>`.
+    // `-y` prints paths with symbolic links resolved.
+    let realMirror =
+      URL(fileURLWithPath: work.path).resolvingSymlinksInPath().path
+      + mirror.dropFirst(work.path.count)
     var events: [Event] = []
     var unfinished: [Substring: Int] = [:]  // pid: index in `events`
     for line in try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n") {
@@ -56,6 +62,11 @@ import Testing
         kind = .renamed(quoted[1])
       } else if call.hasPrefix("unlink"), let path = quoted.first {
         kind = .removed(path)
+      } else if call.hasPrefix("write("), let path = Self.descriptorPath(call),
+        path.hasPrefix(realMirror + "/"),
+        !(path.split(separator: "/").last.map { $0.hasPrefix(".") && $0.hasSuffix(".tmp") } ?? true)
+      {
+        kind = .written(mirror + path.dropFirst(realMirror.count))
       } else {
         continue
       }
@@ -63,6 +74,13 @@ import Testing
       events.append(Event(kind: kind, start: time, end: time + (duration ?? 0)))
     }
     return events
+  }
+
+  /// The path `strace -y` prints for a call's first argument, `write(7</a/b.json>, …`.
+  static func descriptorPath(_ call: Substring) -> String? {
+    guard let open = call.firstIndex(of: "<"), let close = call.firstIndex(of: ">"), open < close
+    else { return nil }
+    return String(call[call.index(after: open)..<close])
   }
 
   /// The ids of the items on each page of the sample space's initial sync, in page order.
@@ -88,7 +106,7 @@ import Testing
     let manifest = mirror + "/manifest.json"
     let checkpoint = mirror + "/.mirror/checkpoint.json"
     let redoLog = mirror + "/.mirror/index-redo"
-    var unflushedData = false  // a file renamed into place since the last flush
+    var unflushedData = false  // a file renamed or written into place since the last flush
     var manifestAwaitingFlush = false
     var redoLogAwaitingFlush = false
     var counts = (checkpoints: 0, manifests: 0)
@@ -112,7 +130,7 @@ import Testing
         manifestAwaitingFlush = true
       case .renamed(redoLog):
         redoLogAwaitingFlush = true
-      case .renamed(let path):
+      case .renamed(let path), .written(let path):
         if path.contains("/index/") {
           #expect(
             !redoLogAwaitingFlush, "an index shard was written before its redo log was flushed")
@@ -129,7 +147,7 @@ import Testing
   }
 
   /// The flush that ended last before `checkpoint` was renamed started after every file of the
-  /// items `covered` was renamed into place.
+  /// items `covered` was renamed or written into place.
   static func checkCheckpoint(
     _ checkpoint: Event, covering covered: some Sequence<String>, in events: [Event]
   ) {
@@ -143,13 +161,16 @@ import Testing
     var files = 0
     for id in covered {
       for event in events {
-        guard case .renamed(let path) = event.kind,
-          path.contains("/\(id)/") || path.hasSuffix("/\(id).json")
-        else { continue }
+        let placed: String
+        switch event.kind {
+        case .renamed(let path), .written(let path): placed = path
+        case .flush, .removed: continue
+        }
+        guard placed.contains("/\(id)/") || placed.hasSuffix("/\(id).json") else { continue }
         files += 1
         #expect(
           event.end <= flush.start,
-          "\(path) was renamed after the flush its checkpoint relies on had started")
+          "\(placed) was put in place after the flush its checkpoint relies on had started")
       }
     }
     #expect(files > 0, "the checkpoint covers files")
@@ -168,6 +189,9 @@ import Testing
     else { return }
     let first = Self.check(initial, mirror: mirror, pages: try Self.initialPages())
     #expect(first.checkpoints == 2 && first.manifests == 1)
+    #expect(
+      initial.contains { $0.kind == .written(mirror + "/entries/category/travel/en-US.json") },
+      "a first sync writes new documents in place")
     let second = Self.check(delta, mirror: mirror)
     #expect(second.manifests == 1)
     #expect(

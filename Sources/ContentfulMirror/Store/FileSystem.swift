@@ -189,10 +189,32 @@ struct FileSystem {
   mutating func writeAtomically(_ bytes: [UInt8], to path: String, flush: Bool = false)
     throws(MirrorError)
   {
-    let parent = Self.parent(of: path)
+    let temporary = Self.parent(of: path) + "/." + Self.lastComponent(of: path) + ".tmp"
+    try create(bytes, at: temporary, reportedAs: path, flush: flush)
+    guard rename(temporary, path) == 0 else {
+      let code = errno
+      unlink(temporary)
+      throw Self.error("cannot replace", path, code)
+    }
+  }
+
+  /// Writes `bytes` straight to `path` (created or truncated), creating parent directories as
+  /// needed: one `rename(2)` fewer than ``writeAtomically(_:to:flush:)``, but a reader or a
+  /// killed run can see the file half written. Only for files whose loss a resumed sync repairs
+  /// (see ``MirrorStore``).
+  mutating func writeInPlace(_ bytes: [UInt8], to path: String, flush: Bool = false)
+    throws(MirrorError)
+  {
+    try create(bytes, at: path, reportedAs: path, flush: flush)
+  }
+
+  /// Creates (or truncates) `file` and writes `bytes` to it; a failure removes `file`.
+  private mutating func create(
+    _ bytes: [UInt8], at file: String, reportedAs path: String, flush: Bool
+  ) throws(MirrorError) {
+    let parent = Self.parent(of: file)
     try makeDirectory(parent)
-    let temporary = parent + "/." + Self.lastComponent(of: path) + ".tmp"
-    var fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    var fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
     if fd < 0 && errno == ENOENT {
       // Another cursor removed a directory this one remembered: forget and recreate it.
       var directory = parent
@@ -200,9 +222,9 @@ struct FileSystem {
         directory = Self.parent(of: directory)
       }
       try makeDirectory(parent)
-      fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+      fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
     }
-    guard fd >= 0 else { throw Self.error("cannot create", temporary, errno) }
+    guard fd >= 0 else { throw Self.error("cannot create", file, errno) }
     var written = 0
     let failure: Int32? = bytes.withUnsafeBytes { buffer in
       while written < buffer.count {
@@ -217,24 +239,19 @@ struct FileSystem {
     }
     if let failure {
       close(fd)
-      unlink(temporary)
+      unlink(file)
       throw Self.error("cannot write", path, failure)
     }
     if flush && fsync(fd) != 0 {
       let code = errno
       close(fd)
-      unlink(temporary)
+      unlink(file)
       throw Self.error("cannot flush", path, code)
     }
     guard close(fd) == 0 else {
       let code = errno
-      unlink(temporary)
+      unlink(file)
       throw Self.error("cannot write", path, code)
-    }
-    guard rename(temporary, path) == 0 else {
-      let code = errno
-      unlink(temporary)
-      throw Self.error("cannot replace", path, code)
     }
   }
 

@@ -40,22 +40,33 @@ final class FileWriteQueue: Sendable {
     flushEachFile = durability == .fsyncEachFile
   }
 
-  /// Queues each item's files to be written atomically, in order.
-  func submit(_ items: [[(path: String, bytes: [UInt8])]]) {
+  /// A file to write, and how.
+  struct File: Sendable {
+    var path: String
+    var bytes: [UInt8]
+    /// Written straight to its path (``FileSystem/writeInPlace(_:to:flush:)``) instead of
+    /// through a temporary file and a rename; see ``MirrorStore`` for when that is safe.
+    var inPlace = false
+  }
+
+  /// Queues each item's files to be written in order (atomically unless a file says otherwise).
+  func submit(_ items: [[File]]) {
     let perWriter = (items.count + writers.count - 1) / max(writers.count, 1)
     for (index, writer) in writers.enumerated() {
       let start = index * perWriter
       guard start < items.count else { break }
-      let files = items[start..<min(start + perWriter, items.count)].joined().map {
-        WriteJob(path: $0.path, bytes: $0.bytes)
-      }
+      let files = Array(items[start..<min(start + perWriter, items.count)].joined())
       let flush = flushEachFile
       writer.queue.async(group: group) {
         writer.state.withLock { state in
           guard state.failure == nil else { return }
           do throws(MirrorError) {
             for file in files {
-              try state.fileSystem.writeAtomically(file.bytes, to: file.path, flush: flush)
+              if file.inPlace {
+                try state.fileSystem.writeInPlace(file.bytes, to: file.path, flush: flush)
+              } else {
+                try state.fileSystem.writeAtomically(file.bytes, to: file.path, flush: flush)
+              }
             }
           } catch {
             state.failure = error
@@ -73,10 +84,5 @@ final class FileWriteQueue: Sendable {
     for writer in writers {
       if let failure = writer.state.withLock({ $0.failure }) { throw failure }
     }
-  }
-
-  private struct WriteJob: Sendable {
-    var path: String
-    var bytes: [UInt8]
   }
 }

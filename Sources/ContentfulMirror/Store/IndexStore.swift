@@ -168,12 +168,17 @@ final class IndexStore {
       try writer.commit(fileSystem: fileSystem)
     }
     // Encoding each shard again costs less than keeping every shard in memory for both passes.
-    var batch: [[(path: String, bytes: [UInt8])]] = []
+    // With no shard on disk (a first sync, which a resume restarts with an empty index), a
+    // shard cut short by a kill is never read, so shards need no temporary file and rename.
+    let inPlace = isEmptyOnDisk
+    var batch: [[FileWriteQueue.File]] = []
     try forEachChange { change throws(MirrorError) in
       guard !logged, let queue, let bytes = change.bytes else {
         return try log.apply(change, fileSystem: &fileSystem)
       }
-      batch.append([(layout.root + "/" + change.relativePath, bytes)])
+      batch.append([
+        .init(path: layout.root + "/" + change.relativePath, bytes: bytes, inPlace: inPlace)
+      ])
       if batch.count == 256 {
         try queue.drain()
         queue.submit(batch)

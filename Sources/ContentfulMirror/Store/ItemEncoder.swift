@@ -10,7 +10,8 @@ import Synchronization
 struct ItemEncoder: Sendable {
   /// One item, ready to write.
   struct EncodedItem: Sendable {
-    var files: [(path: String, bytes: [UInt8])]
+    /// The documents, then the raw snapshot: a snapshot on disk means its documents are too.
+    var files: [FileWriteQueue.File]
     var row: IndexStore.ItemRow
   }
 
@@ -19,14 +20,17 @@ struct ItemEncoder: Sendable {
   let locales: [String]
 
   /// Encodes `items` on up to `threads` threads; results are in `items` order.
-  func encode(_ items: [SyncedItem], threads: Int) -> [EncodedItem] {
+  ///
+  /// - Parameter inPlace: For each item, whether its files are written in place (a new item of a
+  ///   first sync) rather than replaced atomically.
+  func encode(_ items: [SyncedItem], inPlace: [Bool], threads: Int) -> [EncodedItem] {
     let workers = max(1, min(threads, items.count))
-    if workers == 1 { return items.map(encode) }
+    if workers == 1 { return zip(items, inPlace).map(encode) }
     let results = Mutex([EncodedItem?](repeating: nil, count: items.count))
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
       var mine: [(Int, EncodedItem)] = []
       for index in stride(from: worker, to: items.count, by: workers) {
-        mine.append((index, encode(items[index])))
+        mine.append((index, encode(items[index], inPlace: inPlace[index])))
       }
       results.withLock { all in
         for (index, item) in mine { all[index] = item }
@@ -35,17 +39,17 @@ struct ItemEncoder: Sendable {
     return results.withLock { $0.compactMap { $0 } }
   }
 
-  private func encode(_ item: SyncedItem) -> EncodedItem {
-    var files: [(path: String, bytes: [UInt8])] = []
+  private func encode(_ item: SyncedItem, inPlace: Bool) -> EncodedItem {
+    var files: [FileWriteQueue.File] = []
     files.reserveCapacity(locales.count + 1)
-    files.append(
-      (layout.rawItemPath(for: item.key), item.snapshotBytes))
     let documents = renderer.encodedDocuments(for: item, locales: locales)
     for (locale, bytes) in zip(locales, documents) {
-      files.append(
-        (layout.documentPath(for: item.key, contentType: item.contentTypeID, locale: locale), bytes)
-      )
+      let path = layout.documentPath(for: item.key, contentType: item.contentTypeID, locale: locale)
+      files.append(FileWriteQueue.File(path: path, bytes: bytes, inPlace: inPlace))
     }
+    files.append(
+      FileWriteQueue.File(
+        path: layout.rawItemPath(for: item.key), bytes: item.snapshotBytes, inPlace: inPlace))
     return EncodedItem(files: files, row: IndexStore.ItemRow(for: item))
   }
 }

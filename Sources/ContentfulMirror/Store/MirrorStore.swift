@@ -8,6 +8,12 @@
 ///    files a killed run left behind.
 /// 2. Documents, raw snapshots and index shards are written atomically: a temporary file in the
 ///    same directory, then `rename(2)`. A reader sees the old file or the new one, never a mix.
+///    An item's raw snapshot is written after its documents. A first sync, which has no old
+///    files and whose mirror nobody reads before its manifest exists, saves the rename where a
+///    kill is repaired anyway: a new item's files are created in place (a resume removes
+///    snapshots that do not parse and item directories without a snapshot,
+///    ``rebuildIndexFromSnapshots()``), and so are the index shards (a resume starts from an
+///    empty index, ``resetIndex()``).
 /// 3. Index shards change together: ``IndexStore/flush(using:)`` writes them all to an
 ///    ``IndexRedoLog`` and flushes it before writing any shard; opening a store rolls a found
 ///    log forward, and the log is cleared after the next flush of the file system.
@@ -109,6 +115,11 @@ final class MirrorStore {
   /// nothing relies on yet (a resumed first sync rebuilds it with ``resetIndex()``).
   var logsIndexFlushes = true
 
+  /// Whether the files of an item the mirror does not have yet are written in place, without a
+  /// temporary file and a rename: `true` for a first sync, whose resume removes every item whose
+  /// raw snapshot is missing or cut short (see ``rebuildIndexFromSnapshots()``).
+  var createsNewItemsInPlace = false
+
   /// How many threads encode a page's items (files are written by one thread).
   var encoderThreads = 1
 
@@ -116,16 +127,18 @@ final class MirrorStore {
   /// queues their files for writing, and updates their index rows in page order. The files are
   /// written while the caller goes on to the next page; ``commit(_:flushIndex:)`` waits for them.
   func upsert(_ items: [SyncedItem], renderer: DocumentRenderer, locales: [String]) throws {
+    var inPlace: [Bool] = []
+    inPlace.reserveCapacity(items.count)
     for item in items {
-      if let old = try index.row(for: item.key, fileSystem: fileSystem),
-        old.contentType != item.contentTypeID
-      {
+      let old = try index.row(for: item.key, fileSystem: fileSystem)
+      if let old, old.contentType != item.contentTypeID {
         try writeQueue.drain()
         try removeDocuments(of: item.key, contentType: old.contentType)
       }
+      inPlace.append(old == nil && createsNewItemsInPlace)
     }
     let encoded = ItemEncoder(layout: layout, renderer: renderer, locales: locales)
-      .encode(items, threads: encoderThreads)
+      .encode(items, inPlace: inPlace, threads: encoderThreads)
     try writeQueue.drain()  // one page in flight: memory stays bounded
     writeQueue.submit(encoded.map(\.files))
     documentsWritten += items.count * locales.count
@@ -153,14 +166,43 @@ final class MirrorStore {
 
   /// Re-derives the (uncommitted) index rows of every raw snapshot on disk: how an initial sync
   /// that stopped before its index was written resumes without refetching what it had.
+  ///
+  /// A first sync writes a new item's files in place, its raw snapshot after its documents. A
+  /// snapshot that is not valid JSON was therefore cut short by a kill (JSON cut short never
+  /// parses), and an item directory without a valid snapshot belongs to an item cut short: both
+  /// are removed, and the resumed pages write the item again if the space still has it.
   func rebuildIndexFromSnapshots() throws(MirrorError) -> Int {
-    var count = 0
+    try drainWrites()
+    var known = Set<ItemKey>()
     for key in try snapshotKeys() {
-      guard let item = try rawItem(key) else { continue }
+      let bytes = try fileSystem.readFileIfPresent(layout.rawItemPath(for: key))
+      guard let bytes, let item = try? SyncedItem(json: bytes, kind: key.kind), item.key == key
+      else {
+        try fileSystem.removeFile(layout.rawItemPath(for: key))
+        continue
+      }
       try index.upsert(key, row: IndexStore.ItemRow(for: item), fileSystem: fileSystem)
-      count += 1
+      known.insert(key)
     }
-    return count
+    try removeItemDirectories(notIn: known)
+    return known.count
+  }
+
+  /// Removes every item directory of the document tree whose item is not in `known`.
+  private func removeItemDirectories(notIn known: Set<ItemKey>) throws(MirrorError) {
+    for name in try fileSystem.contentsOfDirectory(layout.assetsDirectory)
+    where !known.contains(ItemKey(.asset, name)) {
+      try fileSystem.removeTree(layout.assetsDirectory + "/" + name)
+    }
+    for type in try fileSystem.contentsOfDirectory(layout.entriesDirectory) {
+      let directory = layout.entriesDirectory + "/" + type
+      guard try fileSystem.isRealDirectory(directory) else { continue }
+      for name in try fileSystem.contentsOfDirectory(directory)
+      where !known.contains(ItemKey(.entry, name)) {
+        try fileSystem.removeTree(directory + "/" + name)
+      }
+      fileSystem.removeDirectoryIfEmpty(directory)
+    }
   }
 
   /// Removes every document, the raw snapshot and the index rows of `key`. Removing an item that
