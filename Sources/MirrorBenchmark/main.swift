@@ -70,8 +70,9 @@ print(
     fullServer.pageCount, Double(fullServer.payloadBytes) / 1e6,
     ChildProcess.monotonicSeconds() - generationStart))
 
-// --record DIR: write the space's initial sync as a recorded space and stop, for profiling
-// (`perf record contentful-mirror sync /tmp/m --source DIR`).
+// --record DIR: write the space's initial sync and its delta as a recorded space and stop, for
+// profiling (`perf record contentful-mirror sync /tmp/m --source DIR`; a second sync of /tmp/m
+// applies the delta).
 if let directory = options["--record"] {
   try FileManager.default.createDirectory(
     atPath: directory + "/sync", withIntermediateDirectories: true)
@@ -85,7 +86,8 @@ if let directory = options["--record"] {
   for (index, page) in fullServer.uncompressedPages.enumerated() {
     try save(index == 0 ? "sync/initial.json" : "sync/p\(index).json", page)
   }
-  print("recorded the initial sync in \(directory)")
+  for (token, page) in fullServer.uncompressedDeltaPages { try save("sync/\(token).json", page) }
+  print("recorded the initial sync and a delta of \(deltaChanges) in \(directory)")
   exit(0)
 }
 

@@ -12,6 +12,9 @@ public final class SpaceServer: @unchecked Sendable {
   public let payloadBytes: Int
   /// The initial sync's pages as JSON text, for the JSON-layer comparison.
   public let uncompressedPages: [[UInt8]]
+  /// The delta's pages (and the empty one after it) as JSON text, each with the token that
+  /// leads to it, for recording the space.
+  public let uncompressedDeltaPages: [(token: String, bytes: [UInt8])]
   private let latency: Latency
 
   /// - Parameters:
@@ -59,13 +62,18 @@ public final class SpaceServer: @unchecked Sendable {
     let deltaPages = stride(from: 0, to: max(delta.count, 1), by: pageSize).map {
       delta[$0..<min($0 + pageSize, delta.count)]
     }
+    var plainDelta: [(token: String, bytes: [UInt8])] = []
     for (index, slice) in deltaPages.enumerated() {
       let last = index == deltaPages.count - 1
-      store(
-        index == 0 ? "s1" : "d\(index)",
-        page(slice, next: last ? "s2" : "d\(index + 1)", final: last))
+      plainDelta.append(
+        (
+          index == 0 ? "s1" : "d\(index)",
+          page(slice, next: last ? "s2" : "d\(index + 1)", final: last)
+        ))
     }
-    store("s2", page([], next: "s2", final: true))
+    plainDelta.append(("s2", page([], next: "s2", final: true)))
+    for (token, bytes) in plainDelta { store(token, bytes) }
+    uncompressedDeltaPages = plainDelta
     store("locales", space.localesJSON)
     store("content_types", space.contentTypesJSON)
     pageCount = pages.count

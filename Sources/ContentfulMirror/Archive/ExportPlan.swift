@@ -236,14 +236,14 @@ struct ExportPlan {
       members.append(
         (
           "index/items/\(IndexStore.shardName(shard)).json",
-          .bytes(CanonicalJSON.encode(IndexStore.json(items: rows)))
+          .bytes(IndexShardCodec.encode(items: rows))
         ))
     }
     for (shard, rows) in linkShards {
       members.append(
         (
           "index/links/\(IndexStore.shardName(shard)).json",
-          .bytes(CanonicalJSON.encode(IndexStore.json(links: rows)))
+          .bytes(IndexShardCodec.encode(links: rows))
         ))
     }
     return members

@@ -205,14 +205,14 @@ final class IndexStore {
       try body(
         .init(
           relativePath: MirrorLayout.itemShard(shard),
-          bytes: rows.isEmpty ? nil : CanonicalJSON.encode(Self.json(items: rows))))
+          bytes: rows.isEmpty ? nil : IndexShardCodec.encode(items: rows)))
     }
     for shard in dirtyLinkShards.sorted() {
       let rows = linkShards[shard] ?? [:]
       try body(
         .init(
           relativePath: MirrorLayout.linkShard(shard),
-          bytes: rows.isEmpty ? nil : CanonicalJSON.encode(Self.json(links: rows))))
+          bytes: rows.isEmpty ? nil : IndexShardCodec.encode(links: rows)))
     }
   }
 
@@ -228,17 +228,11 @@ final class IndexStore {
     ItemRow]
   {
     if let rows = itemShards[shard] { return rows }
-    var rows: [ItemKey: ItemRow] = [:]
     let path = layout.itemShardPath(shard)
-    for member in isEmptyOnDisk ? [] : try Self.readShard(path, fileSystem) {
-      guard let key = ItemKey(member.key) else { throw Self.corrupt(path) }
-      rows[key] = ItemRow(
-        contentType: member.value["contentType"]?.stringValue,
-        revision: member.value["revision"]?.intValue,
-        updatedAt: member.value["updatedAt"]?.stringValue,
-        linksTo: (member.value["linksTo"]?.arrayValue ?? []).compactMap {
-          $0.stringValue.flatMap(ItemKey.init)
-        })
+    var rows: [ItemKey: ItemRow] = [:]
+    if !isEmptyOnDisk, let bytes = try fileSystem.readFileIfPresent(path) {
+      guard let read = IndexShardCodec.items(in: bytes) else { throw Self.corrupt(path) }
+      rows = read
     }
     itemShards[shard] = rows
     return rows
@@ -248,31 +242,14 @@ final class IndexStore {
     LinkRow]
   {
     if let rows = linkShards[shard] { return rows }
-    var rows: [ItemKey: LinkRow] = [:]
     let path = layout.linkShardPath(shard)
-    for member in isEmptyOnDisk ? [] : try Self.readShard(path, fileSystem) {
-      guard let key = ItemKey(member.key) else { throw Self.corrupt(path) }
-      rows[key] = LinkRow(
-        linkedFrom: Set(
-          (member.value["linkedFrom"]?.arrayValue ?? []).compactMap {
-            $0.stringValue.flatMap(ItemKey.init)
-          }),
-        dangling: member.value["dangling"] == .bool(true))
+    var rows: [ItemKey: LinkRow] = [:]
+    if !isEmptyOnDisk, let bytes = try fileSystem.readFileIfPresent(path) {
+      guard let read = IndexShardCodec.links(in: bytes) else { throw Self.corrupt(path) }
+      rows = read
     }
     linkShards[shard] = rows
     return rows
-  }
-
-  private static func readShard(_ path: String, _ fileSystem: FileSystem) throws(MirrorError)
-    -> [JSONObject.Member]
-  {
-    guard let bytes = try fileSystem.readFileIfPresent(path) else { return [] }
-    do {
-      guard let object = try JSONReader().read(bytes).objectValue else { throw corrupt(path) }
-      return object.members
-    } catch {
-      throw corrupt(path)
-    }
   }
 
   private static func corrupt(_ path: String) -> MirrorError {
@@ -280,30 +257,6 @@ final class IndexStore {
       .corrupt,
       "the index file \(path) is damaged; run `contentful-mirror sync --full` to rebuild it",
       path: path)
-  }
-
-  static func json(items rows: [ItemKey: ItemRow]) -> JSONValue {
-    var object = JSONObject()
-    for (key, row) in rows {
-      var entry = JSONObject()
-      if let contentType = row.contentType { entry["contentType"] = .string(contentType) }
-      if let revision = row.revision { entry["revision"] = .number(String(revision)) }
-      if let updatedAt = row.updatedAt { entry["updatedAt"] = .string(updatedAt) }
-      entry["linksTo"] = .array(row.linksTo.map { .string($0.description) })
-      object[key.description] = .object(entry)
-    }
-    return .object(object)
-  }
-
-  static func json(links rows: [ItemKey: LinkRow]) -> JSONValue {
-    var object = JSONObject()
-    for (key, row) in rows {
-      var entry = JSONObject()
-      entry["linkedFrom"] = .array(row.linkedFrom.sorted().map { .string($0.description) })
-      if row.dangling { entry["dangling"] = .bool(true) }
-      object[key.description] = .object(entry)
-    }
-    return .object(object)
   }
 }
 
