@@ -5,20 +5,20 @@ import MirrorTestSupport
 // contentful-mirror-bench: the project's benchmark. Run it in a release build:
 //   swift run -c release contentful-mirror-bench [--entries 20000] [--assets N] [--locales 4]
 //     [--runs 3] [--seed 1] [--delta 100] [--work DIR] [--skip-export] [--skip-json] [--keep]
-//     [--record DIR]
+//     [--record DIR] [--serve]
 // It measures the real executable as a child process against a loopback CDA stand-in.
 
 var options: [String: String] = [:]
 var flags: Set<String> = []
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
-  if ["--skip-export", "--keep", "--skip-json"].contains(argument) {
+  if ["--skip-export", "--keep", "--skip-json", "--serve"].contains(argument) {
     flags.insert(argument)
   } else if argument.hasPrefix("--"), let value = arguments.next() {
     options[argument] = value
   } else {
     print(
-      "usage: contentful-mirror-bench [--entries N] [--assets N] [--locales N] [--runs N] [--seed N] [--delta N] [--work DIR] [--skip-export] [--skip-json] [--keep] [--record DIR]"
+      "usage: contentful-mirror-bench [--entries N] [--assets N] [--locales N] [--runs N] [--seed N] [--delta N] [--work DIR] [--skip-export] [--skip-json] [--keep] [--record DIR] [--serve]"
     )
     exit(64)
   }
@@ -91,6 +91,14 @@ if let directory = options["--record"] {
   exit(0)
 }
 
+// --serve: serve the space (and its delta) until killed, for profiling a sync over HTTP:
+// `CONTENTFUL_ACCESS_TOKEN=bench-token contentful-mirror sync /tmp/m --space <id> --host <url>`.
+if flags.contains("--serve") {
+  FileHandle.standardError.write(
+    Data("serving space \(SyntheticSpace.spaceID) at \(fullServer.baseURL) (token bench-token)\n".utf8))
+  while true { sleep(3600) }
+}
+
 // 0. The JSON layer against Foundation on the same bytes: every sync page, parsed, then
 // written back sorted and indented.
 if !flags.contains("--skip-json") {
@@ -131,21 +139,30 @@ func syncArguments(_ directory: String, _ server: SpaceServer) -> [String] {
   ["sync", directory, "--space", SyntheticSpace.spaceID, "--host", server.baseURL, "--quiet"]
 }
 
-// 1. Initial sync, interleaved with 2. the floor: tar -xf of the identical tree. File-creation
-// cost on a shared disk drifts over minutes, so the two are measured turn about.
+// 1. Initial sync, interleaved with 2. the floor: tar -xf of the identical tree, and the same
+// followed by `sync -f` (the floor with the durability a sync provides). File-creation cost on a
+// shared disk drifts over minutes, so they are measured turn about.
 var mirrors: [String] = []
 var initial: [Measurement] = []
 var extractions: [Measurement] = []
+var durableExtractions: [Measurement] = []
 let tar = ChildProcess.tool("tar")
 let treeArchive = work + "/tree.tar"
+@MainActor func extractTree(with tar: String) throws {
+  let directory = freshDirectory("tarx")
+  try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+  let measurement = ChildProcess.run(tar, ["-xf", treeArchive, "-C", directory])
+  check(measurement, "tar -xf")
+  extractions.append(measurement)
+  let durable = freshDirectory("tarx-sync")
+  try FileManager.default.createDirectory(atPath: durable, withIntermediateDirectories: true)
+  let durableMeasurement = ChildProcess.run(
+    "/bin/sh", ["-c", #""$0" -xf "$1" -C "$2" && sync -f "$2""#, tar, treeArchive, durable])
+  check(durableMeasurement, "tar -xf && sync -f")
+  durableExtractions.append(durableMeasurement)
+}
 for run in 0..<runs {
-  if run > 0, let tar {
-    let directory = freshDirectory("tarx")
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    let measurement = ChildProcess.run(tar, ["-xf", treeArchive, "-C", directory])
-    check(measurement, "tar -xf")
-    extractions.append(measurement)
-  }
+  if run > 0, let tar { try extractTree(with: tar) }
   let directory = freshDirectory("mirror")
   let measurement = ChildProcess.run(
     executable, syncArguments(directory, fullServer), environment: token)
@@ -156,16 +173,11 @@ for run in 0..<runs {
     check(ChildProcess.run(tar, ["-cf", treeArchive, "-C", directory, "."]), "tar -cf")
   }
 }
-if runs == 1, let tar {
-  let directory = freshDirectory("tarx")
-  try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-  let measurement = ChildProcess.run(tar, ["-xf", treeArchive, "-C", directory])
-  check(measurement, "tar -xf")
-  extractions.append(measurement)
-}
+if runs == 1, let tar { try extractTree(with: tar) }
 let documents = (entries + assets) * locales
 let initialMedian = medianMeasurement(initial)
 let floor = extractions.isEmpty ? nil : medianMeasurement(extractions)
+let durableFloor = durableExtractions.isEmpty ? nil : medianMeasurement(durableExtractions)
 
 // 3. Delta of `deltaChanges` entries on the full mirror.
 var deltas: [Measurement] = []
@@ -239,6 +251,13 @@ if let floor {
   print(String(format: "tar -xf (floor)   %@", floor.description))
   print(
     String(format: "  ratio initial sync / tar -xf: %.2fx wall", initialMedian.wall / floor.wall))
+}
+if let durableFloor {
+  print(String(format: "tar -xf && sync -f %@", durableFloor.description))
+  print(
+    String(
+      format: "  ratio initial sync / (tar -xf && sync -f): %.2fx wall",
+      initialMedian.wall / durableFloor.wall))
 }
 print(String(format: "delta %d, full    %@", deltaChanges, deltaMedian.description))
 print(String(format: "delta %d, 1/10    %@", deltaChanges, smallDeltaMedian.description))
