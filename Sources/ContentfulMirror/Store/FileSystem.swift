@@ -8,7 +8,8 @@ import CSystem
 
 /// The mirror's only door to the file system: POSIX calls on plain paths.
 ///
-/// Every write is atomic (a temporary file in the same directory, then `rename(2)`), files are
+/// Writes are atomic (a temporary file in the same directory, then `rename(2)`) unless the
+/// caller asks for ``writeInPlace(_:to:flush:)`` (a first sync's new files), files are
 /// opened with `O_NOFOLLOW`, and a directory the mirror did not create as a directory (a planted
 /// symbolic link) is refused rather than followed. Durability is batched: ``syncFileSystem(of:)``
 /// is called once per commit point instead of an `fsync` per file.
