@@ -95,7 +95,9 @@ if let directory = options["--record"] {
 // `CONTENTFUL_ACCESS_TOKEN=bench-token contentful-mirror sync /tmp/m --space <id> --host <url>`.
 if flags.contains("--serve") {
   FileHandle.standardError.write(
-    Data("serving space \(SyntheticSpace.spaceID) at \(fullServer.baseURL) (token bench-token)\n".utf8))
+    Data(
+      "serving space \(SyntheticSpace.spaceID) at \(fullServer.baseURL) (token bench-token)\n".utf8)
+  )
   while true { sleep(3600) }
 }
 

@@ -83,6 +83,7 @@ import Testing
     "", "[]", #"{"Entry:a": []}"#, #"{"Thing:a": {"linksTo": []}}"#,
     #"{"Entry:a": {"linksTo": ["nokind"]}}"#, #"{"Entry:a": {"revision": "1"}}"#,
     #"{"Entry:a": {"contentType": 5}}"#, #"{"Entry:a": {"linksTo": []}"#,
+    #"{"Entry:../a": {"linksTo": []}}"#, #"{"Entry:a": {"linksTo": ["Asset:a/b"]}}"#,
   ])
   func bytesThatAreNotAnItemShardAreRejected(_ text: String) {
     #expect(IndexShardCodec.items(in: Array(text.utf8)) == nil)

@@ -147,7 +147,7 @@ enum IndexShardCodec {
       let end = view.next(root)
       while key < end {
         let value = key + 1
-        guard view.kind(value) == .object, let itemKey = view.string(key).flatMap(ItemKey.init),
+        guard view.kind(value) == .object, let itemKey = itemKey(view, key),
           let parsed = row(view, value)
         else { return nil }
         rows[itemKey] = parsed
@@ -155,6 +155,15 @@ enum IndexShardCodec {
       }
       return rows
     }
+  }
+
+  /// String node `node` read as an item key with a valid id (a shard from a damaged or hostile
+  /// file must not name paths outside the mirror).
+  private static func itemKey(_ view: JSONTape.View, _ node: Int) -> ItemKey? {
+    guard let key = view.string(node).flatMap(ItemKey.init), Identifier.isValid(key.id) else {
+      return nil
+    }
+    return key
   }
 
   /// The item keys in string array `array`.
@@ -165,7 +174,7 @@ enum IndexShardCodec {
     var element = array + 1
     let end = view.next(array)
     while element < end {
-      guard let key = view.string(element).flatMap(ItemKey.init) else { return nil }
+      guard let key = itemKey(view, element) else { return nil }
       keys.append(key)
       element = view.next(element)
     }
