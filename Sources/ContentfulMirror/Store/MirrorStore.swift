@@ -172,12 +172,10 @@ final class MirrorStore {
   /// parses), and an item directory without a valid snapshot belongs to an item cut short: both
   /// are removed, and the resumed pages write the item again if the space still has it.
   func rebuildIndexFromSnapshots() throws(MirrorError) -> Int {
-    try drainWrites()
     var known = Set<ItemKey>()
     for key in try snapshotKeys() {
       let bytes = try fileSystem.readFileIfPresent(layout.rawItemPath(for: key))
-      guard let bytes, let item = try? SyncedItem(json: bytes, kind: key.kind), item.key == key
-      else {
+      guard let item = bytes.flatMap({ Self.snapshot($0, of: key) }) else {
         try fileSystem.removeFile(layout.rawItemPath(for: key))
         continue
       }
@@ -269,10 +267,18 @@ final class MirrorStore {
   func rawItem(_ key: ItemKey) throws(MirrorError) -> SyncedItem? {
     let path = layout.rawItemPath(for: key)
     guard let bytes = try fileSystem.readFileIfPresent(path) else { return nil }
-    guard let item = try? SyncedItem(json: bytes, kind: key.kind), item.key == key else {
+    guard let item = Self.snapshot(bytes, of: key) else {
       throw MirrorError(
         .corrupt, "\(path) is damaged; run `contentful-mirror sync --full` to rebuild the mirror",
         path: path)
+    }
+    return item
+  }
+
+  /// `bytes` read as the raw snapshot of `key`, or `nil` when they are not one.
+  private static func snapshot(_ bytes: [UInt8], of key: ItemKey) -> SyncedItem? {
+    guard let item = try? SyncedItem(json: bytes, kind: key.kind), item.key == key else {
+      return nil
     }
     return item
   }
