@@ -1,7 +1,8 @@
-import ContentfulMirror
 import Foundation
 import MirrorTestSupport
 import Testing
+
+@testable import ContentfulMirror
 
 /// The order of flushes that makes a power loss harmless, read from the system calls of real
 /// syncs (`strace`). Skipped, saying so, where `strace` cannot trace.
@@ -64,7 +65,7 @@ import Testing
         kind = .removed(path)
       } else if call.hasPrefix("write("), let path = Self.descriptorPath(call),
         path.hasPrefix(realMirror + "/"),
-        !(path.split(separator: "/").last.map { $0.hasPrefix(".") && $0.hasSuffix(".tmp") } ?? true)
+        !FileSystem.isTemporaryName(FileSystem.lastComponent(of: path))
       {
         kind = .written(mirror + path.dropFirst(realMirror.count))
       } else {

@@ -228,12 +228,7 @@ final class IndexStore {
     ItemRow]
   {
     if let rows = itemShards[shard] { return rows }
-    let path = layout.itemShardPath(shard)
-    var rows: [ItemKey: ItemRow] = [:]
-    if !isEmptyOnDisk, let bytes = try fileSystem.readFileIfPresent(path) {
-      guard let read = IndexShardCodec.items(in: bytes) else { throw Self.corrupt(path) }
-      rows = read
-    }
+    let rows = try readShard(layout.itemShardPath(shard), fileSystem, IndexShardCodec.items)
     itemShards[shard] = rows
     return rows
   }
@@ -242,13 +237,18 @@ final class IndexStore {
     LinkRow]
   {
     if let rows = linkShards[shard] { return rows }
-    let path = layout.linkShardPath(shard)
-    var rows: [ItemKey: LinkRow] = [:]
-    if !isEmptyOnDisk, let bytes = try fileSystem.readFileIfPresent(path) {
-      guard let read = IndexShardCodec.links(in: bytes) else { throw Self.corrupt(path) }
-      rows = read
-    }
+    let rows = try readShard(layout.linkShardPath(shard), fileSystem, IndexShardCodec.links)
     linkShards[shard] = rows
+    return rows
+  }
+
+  /// The rows of the shard file at `path` (none when it does not exist, or when the store knows
+  /// no shard is on disk), read by `decode`.
+  private func readShard<Row>(
+    _ path: String, _ fileSystem: FileSystem, _ decode: ([UInt8]) -> [ItemKey: Row]?
+  ) throws(MirrorError) -> [ItemKey: Row] {
+    guard !isEmptyOnDisk, let bytes = try fileSystem.readFileIfPresent(path) else { return [:] }
+    guard let rows = decode(bytes) else { throw Self.corrupt(path) }
     return rows
   }
 
