@@ -21,9 +21,14 @@ let package = Package(
     .systemLibrary(
       name: "CArchive", path: "Sources/CArchive", pkgConfig: "libarchive",
       providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]),
+    // libcurl for the Content Delivery API (Debian: libcurl4-openssl-dev): on Linux it fetches
+    // the same pages with a quarter of URLSession's CPU (see CONTRIBUTING.md).
+    .systemLibrary(
+      name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
     .target(
       name: "ContentfulMirror",
-      dependencies: ["CSystem", "CArchive"],
+      dependencies: ["CSystem", "CArchive", "CCurl"],
       swiftSettings: strictSettings
     ),
     .target(

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building and testing contentful-mirror needs on Debian/Ubuntu, when it is
-# missing: the library it links (libarchive-dev, found through pkg-config) and the archive tools
-# the tests read exports back with (bsdtar, tar's xz and zstd helpers, unzip), GNU time
-# for the benchmark's peak-RSS figures, and strace for the test of the commit order. The Swift 6
-# toolchain itself is not a Debian package: it must already be on PATH.
+# missing: the libraries it links (libarchive-dev and libcurl4-openssl-dev, found through
+# pkg-config) and the archive tools the tests read exports back with (bsdtar, tar's xz and zstd
+# helpers, unzip), GNU time for the benchmark's peak-RSS figures, and strace for the test of the
+# commit order. The Swift 6 toolchain itself is not a Debian package: it must already be on PATH.
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1; then
@@ -11,7 +11,7 @@ if ! command -v swift >/dev/null 2>&1; then
   exit 1
 fi
 
-packages=(libarchive-dev pkg-config libarchive-tools xz-utils zstd unzip time strace)
+packages=(libarchive-dev libcurl4-openssl-dev pkg-config libarchive-tools xz-utils zstd unzip time strace)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -8,8 +8,8 @@ import Foundation
 
 /// An HTTP/1.1 server on 127.0.0.1 for tests: one thread per connection, `Connection: close`.
 ///
-/// It is real HTTP over a real socket, so the client under test goes through URLSession,
-/// libcurl, gzip decoding and its retry logic exactly as against the CDA.
+/// It is real HTTP over a real socket, so the client under test goes through libcurl, gzip
+/// decoding and its retry logic exactly as against the CDA.
 public final class LoopbackHTTPServer: @unchecked Sendable {
   /// A request as received.
   public struct Request: Sendable {
@@ -115,8 +115,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     stopped = true
     lock.unlock()
     guard !wasStopped else { return }
+    // Wakes the accept loop, which closes the socket as it ends: closed here, its descriptor
+    // could be reused by another test's server before the loop's next accept(2), which would
+    // then take that server's connections.
     shutdown(listener, Int32(SHUT_RDWR))
-    close(listener)
   }
 
   private func acceptLoop() {
@@ -124,6 +126,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
       let connection = accept(listener, nil, nil)
       if connection < 0 {
         if errno == EINTR { continue }
+        close(listener)
         return
       }
       let thread = Thread { [self] in serve(connection) }

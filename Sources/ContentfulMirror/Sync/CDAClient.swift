@@ -1,15 +1,11 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// The Content Delivery API over HTTP(S), with the retries a long sync needs.
 ///
 /// The access token travels only in the `Authorization: Bearer` header of requests built here for
 /// the configured base URL; `nextPageUrl`/`nextSyncUrl` contribute their token and nothing else,
-/// so the access token can never be sent to another host. Responses are gzip-decoded by
-/// URLSession.
+/// so the access token can never be sent to another host (redirects are not followed). Requests go
+/// through libcurl (``CurlSession``), which also decodes gzip.
 public struct CDAClient: SpaceSource {
   /// Where and what to sync.
   public struct Configuration: Sendable, Hashable {
@@ -36,7 +32,7 @@ public struct CDAClient: SpaceSource {
   public let configuration: Configuration
   public let retryPolicy: RetryPolicy
   private let accessToken: String
-  private let session: URLSession
+  private let session: CurlSession
 
   /// - Parameters:
   ///   - configuration: Host, space and environment.
@@ -50,11 +46,7 @@ public struct CDAClient: SpaceSource {
     self.configuration = configuration
     self.accessToken = accessToken
     self.retryPolicy = retryPolicy
-    let sessionConfiguration = URLSessionConfiguration.ephemeral
-    sessionConfiguration.timeoutIntervalForRequest = requestTimeout
-    sessionConfiguration.httpMaximumConnectionsPerHost = 2
-    sessionConfiguration.urlCache = nil
-    self.session = URLSession(configuration: sessionConfiguration)
+    self.session = CurlSession(timeout: requestTimeout)
   }
 
   /// The URL for `request` on the configured host.
@@ -79,24 +71,24 @@ public struct CDAClient: SpaceSource {
     _ request: SourceRequest, decodedBy decode: ([UInt8]) throws(SyncError) -> Value
   ) async throws(SyncError) -> Value {
     let address = url(for: request)
-    guard let url = URL(string: address) else {
+    guard URL(string: address) != nil, address.hasPrefix("https://") || address.hasPrefix("http://")
+    else {
       throw SyncError(.invalidConfiguration, "cannot build a URL from host \(configuration.host)")
     }
-    var urlRequest = URLRequest(url: url)
-    urlRequest.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
-    urlRequest.setValue(
-      "app contentful-mirror/\(ContentfulMirrorVersion.current)",
-      forHTTPHeaderField: "X-Contentful-User-Agent")
+    let headers = [
+      "Authorization: Bearer \(accessToken)",
+      "X-Contentful-User-Agent: app contentful-mirror/\(ContentfulMirrorVersion.current)",
+    ]
     let display = Self.redacted(address)
     var waited: Duration = .zero
     var attempt = 0
     while true {
       attempt += 1
-      let outcome = await perform(urlRequest)
+      let outcome = await session.get(address, headers: headers)
       let retryAfter: Duration
       let failure: String
       switch outcome {
-      case .success(let status, let headers, let body):
+      case .response(let status, let headers, let body):
         switch status {
         case 200..<300:
           do {
@@ -126,7 +118,7 @@ public struct CDAClient: SpaceSource {
         }
       case .transportFailure(let description):
         retryAfter = retryPolicy.backoff(afterAttempt: attempt)
-        failure = description
+        failure = "network error: \(description)"
       }
       guard attempt < retryPolicy.maximumAttempts,
         waited + retryAfter <= retryPolicy.totalWaitBudget
@@ -141,31 +133,6 @@ public struct CDAClient: SpaceSource {
         throw SyncError(.unavailable, "the sync stopped before \(display) answered")
       }
       waited += retryAfter
-    }
-  }
-
-  private enum Outcome {
-    case success(status: Int, headers: [String: String], body: [UInt8])
-    case transportFailure(String)
-  }
-
-  private func perform(_ request: URLRequest) async -> Outcome {
-    do {
-      let (data, response) = try await session.data(for: request)
-      guard let http = response as? HTTPURLResponse else {
-        return .transportFailure("not an HTTP response")
-      }
-      var headers: [String: String] = [:]
-      for (key, value) in http.allHeaderFields {
-        if let key = key as? String, let value = value as? String {
-          headers[key.lowercased()] = value
-        }
-      }
-      return .success(status: http.statusCode, headers: headers, body: [UInt8](data))
-    } catch let error as URLError {
-      return .transportFailure("network error \(error.code.rawValue)")
-    } catch {
-      return .transportFailure("network error")
     }
   }
 
