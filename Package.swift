@@ -21,8 +21,8 @@ let package = Package(
     .systemLibrary(
       name: "CArchive", path: "Sources/CArchive", pkgConfig: "libarchive",
       providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]),
-    // libcurl for the Content Delivery API (Debian: libcurl4-openssl-dev): on Linux it fetches
-    // the same pages with a quarter of URLSession's CPU (see CONTRIBUTING.md).
+    // libcurl for the Content Delivery API (Debian: libcurl4-openssl-dev): on Linux, URLSession
+    // switches threads for every 16 KB of a response (see CONTRIBUTING.md).
     .systemLibrary(
       name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
       providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),

@@ -71,8 +71,7 @@ public struct CDAClient: SpaceSource {
     _ request: SourceRequest, decodedBy decode: ([UInt8]) throws(SyncError) -> Value
   ) async throws(SyncError) -> Value {
     let address = url(for: request)
-    guard URL(string: address) != nil, address.hasPrefix("https://") || address.hasPrefix("http://")
-    else {
+    guard URL(string: address) != nil, CurlSession.fetches(address) else {
       throw SyncError(.invalidConfiguration, "cannot build a URL from host \(configuration.host)")
     }
     let headers = [
