@@ -14,11 +14,16 @@ struct Measurement: CustomStringConvertible {
   var system: Double
   var maxRSSKilobytes: Int
   var status: Int32
+  /// CPU seconds the whole machine used during the run (`/proc/stat`; 0 where there is none):
+  /// the child's, plus the kernel threads working for it, such as those writing back what a
+  /// `syncfs` flushes, plus the benchmark's own server.
+  var machineCPU: Double = 0
 
   var description: String {
     String(
       format: "%.2f s wall, %.2f s user, %.2f s sys, %d MB RSS", wall, user, system,
       maxRSSKilobytes / 1024)
+      + (machineCPU > 0 ? String(format: ", %.2f s machine CPU", machineCPU) : "")
   }
 }
 
@@ -67,6 +72,7 @@ enum ChildProcess {
       envp.forEach { free($0) }
     }
     var pid: pid_t = 0
+    let machineStart = machineCPUSeconds()
     let start = monotonicSeconds()
     guard posix_spawn(&pid, executable, &fileActions, nil, argv, envp) == 0 else {
       return Measurement(wall: 0, user: 0, system: 0, maxRSSKilobytes: 0, status: -1)
@@ -76,9 +82,22 @@ enum ChildProcess {
     wait4(pid, &status, 0, &usage)
     let wall = monotonicSeconds() - start
     func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    let machine = machineStart.flatMap { start in machineCPUSeconds().map { $0 - start } }
     return Measurement(
       wall: wall, user: seconds(usage.ru_utime), system: seconds(usage.ru_stime),
-      maxRSSKilobytes: usage.ru_maxrss, status: (status >> 8) & 0xFF)
+      maxRSSKilobytes: usage.ru_maxrss, status: (status >> 8) & 0xFF, machineCPU: machine ?? 0)
+  }
+
+  /// CPU seconds all CPUs have spent busy since boot (user, nice, system, irq and softirq of
+  /// `/proc/stat`'s first line), or `nil` where there is no `/proc/stat`.
+  private static func machineCPUSeconds() -> Double? {
+    guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+      let line = text.split(separator: "\n").first, line.hasPrefix("cpu ")
+    else { return nil }
+    let ticks = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+    guard ticks.count >= 7 else { return nil }
+    let busy = ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6]
+    return busy / Double(sysconf(Int32(_SC_CLK_TCK)))
   }
 
   static func monotonicSeconds() -> Double {

@@ -42,7 +42,8 @@ func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 func medianMeasurement(_ all: [Measurement]) -> Measurement {
   Measurement(
     wall: median(all.map(\.wall)), user: median(all.map(\.user)), system: median(all.map(\.system)),
-    maxRSSKilobytes: all.map(\.maxRSSKilobytes).max() ?? 0, status: all.map(\.status).max() ?? 0)
+    maxRSSKilobytes: all.map(\.maxRSSKilobytes).max() ?? 0, status: all.map(\.status).max() ?? 0,
+    machineCPU: median(all.map(\.machineCPU)))
 }
 func check(_ measurement: Measurement, _ what: String) {
   if measurement.status != 0 {
