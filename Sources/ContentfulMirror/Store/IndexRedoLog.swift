@@ -15,7 +15,7 @@
 /// `D <path>\n` (remove), paths relative to the mirror root.
 struct IndexRedoLog {
   /// One shard change.
-  struct Change: Equatable {
+  struct Change: Equatable, Sendable {
     var relativePath: String
     /// The new contents, or `nil` to remove the shard.
     var bytes: [UInt8]?

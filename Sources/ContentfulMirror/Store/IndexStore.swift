@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 /// The item index and the link index, sharded into small files under `index/`.
 ///
 /// Each item's row (content type, revision, updatedAt, the items it links to) lives in
@@ -20,7 +23,7 @@ final class IndexStore {
   }
 
   /// One link target's row.
-  struct LinkRow: Hashable {
+  struct LinkRow: Hashable, Sendable {
     var linkedFrom: Set<ItemKey>
     var dangling: Bool
   }
@@ -196,24 +199,54 @@ final class IndexStore {
     isEmptyOnDisk = false
   }
 
-  /// Each changed shard's new contents (`nil`: remove the shard), encoded one at a time.
+  /// Each changed shard's new contents (`nil`: remove the shard), item shards then link shards,
+  /// each in shard order. They are encoded in batches, on two threads when a batch is large: the
+  /// first sync's one flush encodes every shard at its end, while nothing else runs (0.95 s on one
+  /// thread for 100k entries).
   private func forEachChange(_ body: (IndexRedoLog.Change) throws(MirrorError) -> Void)
     throws(MirrorError)
   {
-    for shard in dirtyItemShards.sorted() {
-      let rows = itemShards[shard] ?? [:]
-      try body(
-        .init(
+    let shards =
+      dirtyItemShards.sorted().map(ShardChange.items)
+      + dirtyLinkShards.sorted().map(ShardChange.links)
+    for start in stride(from: 0, to: shards.count, by: 256) {
+      let batch = shards[start..<min(start + 256, shards.count)]
+      for change in Self.encode(batch, items: itemShards, links: linkShards) { try body(change) }
+    }
+  }
+
+  /// A changed shard of one of the two indexes.
+  private enum ShardChange: Sendable {
+    case items(Int)
+    case links(Int)
+  }
+
+  private static func encode(
+    _ shards: ArraySlice<ShardChange>, items: [Int: [ItemKey: ItemRow]],
+    links: [Int: [ItemKey: LinkRow]]
+  ) -> [IndexRedoLog.Change] {
+    @Sendable func change(_ shard: ShardChange) -> IndexRedoLog.Change {
+      switch shard {
+      case .items(let shard):
+        let rows = items[shard] ?? [:]
+        return .init(
           relativePath: MirrorLayout.itemShard(shard),
-          bytes: rows.isEmpty ? nil : IndexShardCodec.encode(items: rows)))
-    }
-    for shard in dirtyLinkShards.sorted() {
-      let rows = linkShards[shard] ?? [:]
-      try body(
-        .init(
+          bytes: rows.isEmpty ? nil : IndexShardCodec.encode(items: rows))
+      case .links(let shard):
+        let rows = links[shard] ?? [:]
+        return .init(
           relativePath: MirrorLayout.linkShard(shard),
-          bytes: rows.isEmpty ? nil : IndexShardCodec.encode(links: rows)))
+          bytes: rows.isEmpty ? nil : IndexShardCodec.encode(links: rows))
+      }
     }
+    guard shards.count >= 32 else { return shards.map(change) }
+    let middle = shards.startIndex + shards.count / 2
+    let halves = Mutex<[[IndexRedoLog.Change]]>([[], []])
+    DispatchQueue.concurrentPerform(iterations: 2) { half in
+      let changes = (half == 0 ? shards[..<middle] : shards[middle...]).map(change)
+      halves.withLock { $0[half] = changes }
+    }
+    return halves.withLock { $0[0] + $0[1] }
   }
 
   /// Forgets unflushed changes (after a failed page).
