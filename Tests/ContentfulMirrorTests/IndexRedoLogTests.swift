@@ -6,15 +6,9 @@ import Testing
 
 @Suite struct IndexRedoLogTests {
   @Test func aLogRollsEveryShardForwardAndIsThenRemoved() throws {
-    let mirror = try TemporaryDirectory("redo")
-    let layout = MirrorLayout(root: mirror.path)
-    var fileSystem = FileSystem()
-    try fileSystem.makeRoot(layout.root)
-    for directory in [
-      layout.privateDirectory, layout.indexDirectory + "/items", layout.indexDirectory + "/links",
-    ] {
-      try fileSystem.makeDirectory(directory)
-    }
+    let mirror = try IndexTestMirror("redo")
+    let layout = mirror.layout
+    var fileSystem = mirror.fileSystem
     try fileSystem.writeAtomically(Array("old".utf8), to: layout.linkShardPath(7))
     let log = IndexRedoLog(layout: layout)
     let changes: [IndexRedoLog.Change] = [

@@ -9,15 +9,9 @@ import Testing
   /// file with exactly its rows, whether written through the redo log or by the write queue.
   @Test(arguments: [false, true])
   func aFlushOfManyShardsWritesEachShardWithItsOwnRows(logged: Bool) throws {
-    let mirror = try TemporaryDirectory("index")
-    let layout = MirrorLayout(root: mirror.path)
-    var fileSystem = FileSystem()
-    try fileSystem.makeRoot(layout.root)
-    for directory in [
-      layout.privateDirectory, layout.indexDirectory + "/items", layout.indexDirectory + "/links",
-    ] {
-      try fileSystem.makeDirectory(directory)
-    }
+    let mirror = try IndexTestMirror("index")
+    let layout = mirror.layout
+    var fileSystem = mirror.fileSystem
     let index = IndexStore(layout: layout)
     index.isEmptyOnDisk = true
     // Each entry links to the next one and to one of five assets the mirror does not have.
