@@ -111,14 +111,12 @@ final class MirrorStore {
   /// attempt that never reached it are merged, see ``SyncJournal``).
   var committedSyncToken: String?
 
-  /// Whether index flushes go through the redo log: `false` for a first sync, whose index
-  /// nothing relies on yet (a resumed first sync rebuilds it with ``resetIndex()``).
-  var logsIndexFlushes = true
-
-  /// Whether the files of an item the mirror does not have yet are written in place, without a
-  /// temporary file and a rename: `true` for a first sync, whose resume removes every item whose
-  /// raw snapshot is missing or cut short (see ``rebuildIndexFromSnapshots()``).
-  var createsNewItemsInPlace = false
+  /// Whether this is a first sync: no manifest is committed yet, so nothing relies on the
+  /// mirror's files. Its index flushes skip the redo log (a resumed first sync rebuilds the index
+  /// with ``resetIndex()``), and new items' files are written in place, without a temporary file
+  /// and a rename (its resume removes every item whose raw snapshot is missing or cut short, see
+  /// ``rebuildIndexFromSnapshots()``).
+  var isFirstSync = false
 
   /// How many threads encode a page's items (files are written by one thread).
   var encoderThreads = 1
@@ -135,7 +133,7 @@ final class MirrorStore {
         try writeQueue.drain()
         try removeDocuments(of: item.key, contentType: old.contentType)
       }
-      inPlace.append(old == nil && createsNewItemsInPlace)
+      inPlace.append(old == nil && isFirstSync)
     }
     let encoded = ItemEncoder(layout: layout, renderer: renderer, locales: locales)
       .encode(items, inPlace: inPlace, threads: encoderThreads)
@@ -299,7 +297,7 @@ final class MirrorStore {
   /// Deletes every item of the mirror not in `keep` (the end of a `--full` sync).
   func deleteItems(notIn keep: Set<ItemKey>) throws(MirrorError) -> Int {
     try writeQueue.drain()
-    try index.flush(using: &fileSystem, logged: logsIndexFlushes)
+    try index.flush(using: &fileSystem, logged: !isFirstSync)
     var stale = Set<ItemKey>()
     try index.forEachRow(fileSystem: fileSystem) { key, _ in
       if !keep.contains(key) { stale.insert(key) }
@@ -330,7 +328,7 @@ final class MirrorStore {
       try SyncJournal(layout: layout).append(
         record, committedToken: committedSyncToken, fileSystem: &fileSystem)
     }
-    if flushIndex { try index.flush(using: &fileSystem, logged: logsIndexFlushes) }
+    if flushIndex { try index.flush(using: &fileSystem, logged: !isFirstSync) }
     try fileSystem.syncFileSystem(of: layout.root)
     try IndexRedoLog(layout: layout).clear(fileSystem: fileSystem)
     try fileSystem.writeAtomically(CanonicalJSON.encode(checkpoint.json), to: layout.checkpoint)
@@ -347,7 +345,7 @@ final class MirrorStore {
       try SyncJournal(layout: layout).append(
         record, committedToken: committedSyncToken, fileSystem: &fileSystem)
     }
-    try index.flush(using: &fileSystem, logged: logsIndexFlushes, queue: writeQueue)
+    try index.flush(using: &fileSystem, logged: !isFirstSync, queue: writeQueue)
     try writeQueue.drain()
     try fileSystem.syncFileSystem(of: layout.root)
     try IndexRedoLog(layout: layout).clear(fileSystem: fileSystem)

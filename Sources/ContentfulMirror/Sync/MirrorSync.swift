@@ -96,8 +96,7 @@ public struct MirrorSync: Sendable {
       {
         checkpoint = nil  // left by a sync killed after writing its manifest: already done
       }
-      store.logsIndexFlushes = committed
-      store.createsNewItemsInPlace = !committed
+      store.isFirstSync = !committed
       if !committed && checkpoint == nil {
         // A first sync. Anything here was written by a first sync that was killed before its
         // first commit point, and may include items the space no longer has: start clean.
