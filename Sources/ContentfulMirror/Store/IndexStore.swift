@@ -167,30 +167,30 @@ final class IndexStore {
     let log = IndexRedoLog(layout: layout)
     if logged && !(dirtyItemShards.isEmpty && dirtyLinkShards.isEmpty) {
       let writer = try IndexRedoLog.Writer(log)
-      try forEachChange { change throws(MirrorError) in try writer.append(change) }
+      try forEachBatch { changes throws(MirrorError) in
+        for change in changes { try writer.append(change) }
+      }
       try writer.commit(fileSystem: fileSystem)
     }
     // Encoding each shard again costs less than keeping every shard in memory for both passes.
     // With no shard on disk (a first sync, which a resume restarts with an empty index), a
     // shard cut short by a kill is never read, so shards need no temporary file and rename.
     let inPlace = isEmptyOnDisk
-    var batch: [[FileWriteQueue.File]] = []
-    try forEachChange { change throws(MirrorError) in
-      guard !logged, let queue, let bytes = change.bytes else {
-        return try log.apply(change, fileSystem: &fileSystem)
+    try forEachBatch { changes throws(MirrorError) in
+      var files: [[FileWriteQueue.File]] = []
+      for change in changes {
+        if !logged, queue != nil, let bytes = change.bytes {
+          files.append([
+            .init(path: layout.root + "/" + change.relativePath, bytes: bytes, inPlace: inPlace)
+          ])
+        } else {
+          try log.apply(change, fileSystem: &fileSystem)
+        }
       }
-      batch.append([
-        .init(path: layout.root + "/" + change.relativePath, bytes: bytes, inPlace: inPlace)
-      ])
-      if batch.count == 256 {
+      if let queue, !files.isEmpty {
         try queue.drain()
-        queue.submit(batch)
-        batch.removeAll(keepingCapacity: true)
+        queue.submit(files)
       }
-    }
-    if let queue, !batch.isEmpty {
-      try queue.drain()
-      queue.submit(batch)
     }
     dirtyItemShards.removeAll()
     dirtyLinkShards.removeAll()
@@ -200,10 +200,10 @@ final class IndexStore {
   }
 
   /// Each changed shard's new contents (`nil`: remove the shard), item shards then link shards,
-  /// each in shard order. They are encoded in batches, on two threads when a batch is large: the
-  /// first sync's one flush encodes every shard at its end, while nothing else runs (0.95 s on one
+  /// each in shard order, in batches of 256. A large batch is encoded on two threads: the first
+  /// sync's one flush encodes every shard at its end, while nothing else runs (0.95 s on one
   /// thread for 100k entries).
-  private func forEachChange(_ body: (IndexRedoLog.Change) throws(MirrorError) -> Void)
+  private func forEachBatch(_ body: ([IndexRedoLog.Change]) throws(MirrorError) -> Void)
     throws(MirrorError)
   {
     let shards =
@@ -211,7 +211,7 @@ final class IndexStore {
       + dirtyLinkShards.sorted().map(ShardChange.links)
     for start in stride(from: 0, to: shards.count, by: 256) {
       let batch = shards[start..<min(start + 256, shards.count)]
-      for change in Self.encode(batch, items: itemShards, links: linkShards) { try body(change) }
+      try body(Self.encode(batch, items: itemShards, links: linkShards))
     }
   }
 
