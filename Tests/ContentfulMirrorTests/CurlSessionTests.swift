@@ -11,6 +11,12 @@ import Testing
     return (status, headers, body)
   }
 
+  /// libcurl's description of the failure, or `nil` when the server answered.
+  private static func failure(of outcome: CurlSession.Outcome) -> String? {
+    guard case .transportFailure(let description) = outcome else { return nil }
+    return description
+  }
+
   @Test func aGzippedBodyArrivesDecodedWithLowercasedHeaderNames() async throws {
     let page = Array(String(repeating: #"{"sys": {"type": "Entry"}}"#, count: 2000).utf8)
     let compressed = try #require(GzipCompressor.compress(page))
@@ -55,10 +61,7 @@ import Testing
     let address = server.baseURL
     server.stop()
     let outcome = await CurlSession(timeout: 10).get(address + "/x", headers: [])
-    guard case .transportFailure = outcome else {
-      Issue.record("expected a transport failure, got \(outcome)")
-      return
-    }
+    #expect(Self.failure(of: outcome) != nil, "expected a transport failure, got \(outcome)")
   }
 
   @Test func aBodyCutShortIsATransportFailure() async throws {
@@ -66,10 +69,7 @@ import Testing
       .cutOff(status: 200, headers: [:], body: Array(repeating: 65, count: 10_000), sent: 100)
     }
     let outcome = await CurlSession(timeout: 10).get(server.baseURL + "/x", headers: [])
-    guard case .transportFailure = outcome else {
-      Issue.record("expected a transport failure, got \(outcome)")
-      return
-    }
+    #expect(Self.failure(of: outcome) != nil, "expected a transport failure, got \(outcome)")
   }
 
   @Test func aServerSlowerThanTheTimeoutIsATransportFailure() async throws {
@@ -77,10 +77,7 @@ import Testing
       .delayed(seconds: 3, .reply(status: 200, headers: [:], body: []))
     }
     let outcome = await CurlSession(timeout: 0.3).get(server.baseURL + "/x", headers: [])
-    guard case .transportFailure(let description) = outcome else {
-      Issue.record("expected a transport failure, got \(outcome)")
-      return
-    }
+    let description = try #require(Self.failure(of: outcome))
     #expect(description.lowercased().contains("timeout"))
   }
 
@@ -93,17 +90,13 @@ import Testing
     try await Task.sleep(for: .milliseconds(200))
     request.cancel()
     // Not aborted, the request would end with the server's 200 after five seconds.
-    guard case .transportFailure = await request.value else {
-      Issue.record("the cancelled request was answered")
-      return
-    }
+    #expect(Self.failure(of: await request.value) != nil, "the cancelled request was answered")
   }
 
   @Test(arguments: ["file:///etc/passwd", "ftp://127.0.0.1/x", "gopher://127.0.0.1/"])
   func onlyHTTPAndHTTPSURLsAreFetched(_ url: String) async {
-    guard case .transportFailure = await CurlSession(timeout: 1).get(url, headers: []) else {
-      Issue.record("\(url) was fetched")
-      return
-    }
+    #expect(
+      Self.failure(of: await CurlSession(timeout: 1).get(url, headers: [])) != nil,
+      "\(url) was fetched")
   }
 }
