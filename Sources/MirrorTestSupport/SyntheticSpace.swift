@@ -307,7 +307,7 @@ extension SyntheticSpace {
 }
 
 /// A small, fast, seedable generator (Steele, Lea, Flood: SplitMix64).
-public struct SplitMix64: Sendable {
+public struct SplitMix64: RandomNumberGenerator, Sendable {
   private var state: UInt64
   public init(seed: UInt64) { state = seed }
   public mutating func next() -> UInt64 {

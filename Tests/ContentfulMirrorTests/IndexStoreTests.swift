@@ -51,4 +51,62 @@ import Testing
     #expect(links[ItemKey(.asset, "a3")]?.linkedFrom.count == 120)
     #expect(links[ItemKey(.asset, "a3")]?.dangling == true)
   }
+
+  /// A first sync collects its rows and derives the link index once, at the flush. Whatever the
+  /// rows do (an item upserted twice with other links, links to itself and to items that never
+  /// come, a removal or a query of referrers in between), the shards it writes are byte for byte
+  /// those of the same upserts applied one by one.
+  @Test(arguments: [nil, "remove", "referrers"])
+  func collectedRowsGiveTheShardsOfRowByRowUpserts(interruptedBy operation: String?) throws {
+    var generator = SplitMix64(seed: 7)
+    var operations: [(ItemKey, IndexStore.ItemRow)] = []
+    for step in 0..<1500 {
+      let key = ItemKey(
+        step % 3 == 0 ? .asset : .entry, "i\(Int.random(in: 0..<900, using: &generator))")
+      let links = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+        ItemKey(
+          Bool.random(using: &generator) ? .entry : .asset,
+          "i\(Int.random(in: 0..<1000, using: &generator))")
+      }
+      operations.append(
+        (
+          key,
+          .init(
+            contentType: key.kind == .entry ? "post" : nil, revision: step,
+            linksTo: Array(Set(links + (step % 50 == 0 ? [key] : []))).sorted())
+        ))
+    }
+
+    func shards(collecting: Bool) throws -> [String: [UInt8]] {
+      let mirror = try IndexTestMirror(collecting ? "collected" : "row-by-row")
+      var fileSystem = mirror.fileSystem
+      let index = IndexStore(layout: mirror.layout)
+      index.isEmptyOnDisk = collecting  // otherwise the (absent) shards are read from disk
+      for (number, (key, row)) in operations.enumerated() {
+        try index.upsert(key, row: row, fileSystem: fileSystem)
+        #expect(try index.row(for: key, fileSystem: fileSystem) == row)
+        if number == 1000, operation == "remove" {
+          try index.remove(operations[10].0, fileSystem: fileSystem)
+        } else if number == 1000, operation == "referrers" {
+          _ = try index.referrers(of: operations[10].0, fileSystem: fileSystem)
+        }
+      }
+      try index.flush(using: &fileSystem, logged: false)
+      var files: [String: [UInt8]] = [:]
+      for shard in 0..<IndexStore.shardCount {
+        for path in [mirror.layout.itemShardPath(shard), mirror.layout.linkShardPath(shard)] {
+          if let bytes = try fileSystem.readFileIfPresent(path) {
+            files[String(path.dropFirst(mirror.layout.root.count))] = bytes
+          }
+        }
+      }
+      return files
+    }
+    let collected = try shards(collecting: true)
+    let rowByRow = try shards(collecting: false)
+    #expect(collected.count > 1000)
+    #expect(collected.keys.sorted() == rowByRow.keys.sorted())
+    let differing = collected.keys.sorted().first { collected[$0] != rowByRow[$0] }
+    #expect(differing == nil, "first differing shard: \(differing ?? "")")
+  }
 }

@@ -10,7 +10,7 @@ import Synchronization
 /// N shard files whatever the size of the space, and at 100k entries each shard holds tens of rows.
 ///
 /// Reverse rows are derived inside ``upsert(_:row:)`` and ``remove(_:)`` from the forward rows,
-/// never edited on their own. Shards are read lazily, changed in memory, and written by
+/// never edited on their own (a first sync's, all at once before its one flush). Shards are read lazily, changed in memory, and written by
 /// ``flush(using:)`` at commit points, through an ``IndexRedoLog`` so that the item and link
 /// shards of one flush land together or not at all.
 final class IndexStore {
@@ -41,6 +41,16 @@ final class IndexStore {
   /// disk (a first sync would otherwise try to open each of them once).
   var isEmptyOnDisk = false
 
+  /// A first sync's rows in arrival order, while the index is empty on disk and in memory and
+  /// nothing but upserts has happened: the link index is then derived once, from the final rows
+  /// (``deriveCollectedRows()``), instead of link by link as each row arrives.
+  private var collected: [(key: ItemKey, row: ItemRow)] = []
+  /// Where each key's row is in ``collected``.
+  private var collectedPositions: [ItemKey: Int] = [:]
+
+  /// Whether upserts are collected: nothing of the index exists yet but collected rows.
+  private var collects: Bool { isEmptyOnDisk && itemShards.isEmpty && linkShards.isEmpty }
+
   init(layout: MirrorLayout) {
     self.layout = layout
   }
@@ -63,16 +73,19 @@ final class IndexStore {
 
   /// The row of `key`, or `nil` when the item is not in the mirror.
   func row(for key: ItemKey, fileSystem: FileSystem) throws(MirrorError) -> ItemRow? {
-    try itemShard(Self.shard(of: key), fileSystem)[key]
+    if collects { return collectedPositions[key].map { collected[$0].row } }
+    return try itemShard(Self.shard(of: key), fileSystem)[key]
   }
 
   /// The row of link target `key`, or `nil` when nothing links to it.
   func referrers(of key: ItemKey, fileSystem: FileSystem) throws(MirrorError) -> LinkRow? {
-    try linkShard(Self.shard(of: key), fileSystem)[key]
+    deriveCollectedRows()
+    return try linkShard(Self.shard(of: key), fileSystem)[key]
   }
 
   /// Calls `body` with every committed item row, shard by shard, without keeping the shards.
   func forEachRow(fileSystem: FileSystem, _ body: (ItemKey, ItemRow) -> Void) throws(MirrorError) {
+    deriveCollectedRows()
     for name in try fileSystem.contentsOfDirectory(layout.indexDirectory + "/items") {
       guard name.hasSuffix(".json"), let shard = Int(name.dropLast(5), radix: 16) else { continue }
       let wasCached = itemShards[shard] != nil
@@ -85,6 +98,15 @@ final class IndexStore {
 
   /// Sets `key`'s row and re-derives the reverse rows of its old and new link targets.
   func upsert(_ key: ItemKey, row: ItemRow, fileSystem: FileSystem) throws(MirrorError) {
+    if collects {
+      if let position = collectedPositions[key] {
+        collected[position].row = row
+      } else {
+        collectedPositions[key] = collected.count
+        collected.append((key, row))
+      }
+      return
+    }
     let shard = Self.shard(of: key)
     if itemShards[shard] == nil { _ = try itemShard(shard, fileSystem) }
     let old = itemShards[shard]?.updateValue(row, forKey: key)
@@ -113,6 +135,7 @@ final class IndexStore {
 
   /// Removes `key`'s row and its links; items that linked to it now have dangling links.
   func remove(_ key: ItemKey, fileSystem: FileSystem) throws(MirrorError) {
+    deriveCollectedRows()
     let shard = Self.shard(of: key)
     guard let old = try itemShard(shard, fileSystem)[key] else { return }
     itemShards[shard]?[key] = nil
@@ -148,6 +171,44 @@ final class IndexStore {
     return true
   }
 
+  /// Turns the collected rows into shards, as if each had been upserted in turn: every item row
+  /// goes to its shard; every link target gets the row of the items linking to it, dangling when
+  /// the target is not among the items. A key is hashed a few times in all, where upserting row
+  /// by row looks every link target up three times as it arrives; the even and the odd shards
+  /// are derived on two threads (it runs at the end of a first sync, while nothing else does).
+  private func deriveCollectedRows() {
+    guard !collected.isEmpty else { return }
+    let rows = collected
+    let parts = rows.count >= 1024 ? 2 : 1
+    let derived = Mutex<[(items: [Int: [ItemKey: ItemRow]], links: [Int: [ItemKey: LinkRow]])]>([])
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+      var items: [Int: [ItemKey: ItemRow]] = [:]
+      var links: [Int: [ItemKey: LinkRow]] = [:]
+      for (key, row) in rows {
+        let shard = Self.shard(of: key)
+        if shard % parts == part { items[shard, default: [:]][key] = row }
+      }
+      for (key, row) in rows {
+        for target in row.linksTo {
+          let shard = Self.shard(of: target)
+          guard shard % parts == part else { continue }
+          links[shard, default: [:]][
+            target, default: LinkRow(linkedFrom: [], dangling: items[shard]?[target] == nil)
+          ].linkedFrom.insert(key)
+        }
+      }
+      derived.withLock { $0.append((items, links)) }
+    }
+    for part in derived.withLock({ $0 }) {
+      itemShards.merge(part.items) { $1 }
+      linkShards.merge(part.links) { $1 }
+      dirtyItemShards.formUnion(part.items.keys)
+      dirtyLinkShards.formUnion(part.links.keys)
+    }
+    collected = []
+    collectedPositions = [:]
+  }
+
   // MARK: Persistence
 
   /// Writes every changed shard (removing shards that became empty) and forgets the clean
@@ -164,6 +225,7 @@ final class IndexStore {
   func flush(using fileSystem: inout FileSystem, logged: Bool = true, queue: FileWriteQueue? = nil)
     throws(MirrorError)
   {
+    deriveCollectedRows()
     let log = IndexRedoLog(layout: layout)
     if logged && !(dirtyItemShards.isEmpty && dirtyLinkShards.isEmpty) {
       let writer = try IndexRedoLog.Writer(log)
@@ -251,6 +313,8 @@ final class IndexStore {
 
   /// Forgets unflushed changes (after a failed page).
   func discardChanges() {
+    collected = []
+    collectedPositions = [:]
     dirtyItemShards.removeAll()
     dirtyLinkShards.removeAll()
     itemShards.removeAll()
