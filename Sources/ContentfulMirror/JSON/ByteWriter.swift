@@ -59,4 +59,9 @@ struct ByteWriter: ~Copyable, ByteSink {
 
   /// A copy of the bytes written.
   var bytes: [UInt8] { Array(UnsafeBufferPointer(start: start, count: count)) }
+
+  /// Appends the bytes `other` holds at `range`.
+  mutating func write(_ range: Range<Int>, of other: borrowing ByteWriter) {
+    write(UnsafeBufferPointer(start: other.start + range.lowerBound, count: range.count))
+  }
 }
