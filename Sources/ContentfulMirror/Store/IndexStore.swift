@@ -10,9 +10,9 @@ import Synchronization
 /// N shard files whatever the size of the space, and at 100k entries each shard holds tens of rows.
 ///
 /// Reverse rows are derived inside ``upsert(_:row:)`` and ``remove(_:)`` from the forward rows,
-/// never edited on their own (a first sync's, all at once before its one flush). Shards are read lazily, changed in memory, and written by
-/// ``flush(using:)`` at commit points, through an ``IndexRedoLog`` so that the item and link
-/// shards of one flush land together or not at all.
+/// never edited on their own (a first sync's all at once, before its one flush). Shards are read
+/// lazily, changed in memory, and written by ``flush(using:)`` at commit points, through an
+/// ``IndexRedoLog`` so that the item and link shards of one flush land together or not at all.
 final class IndexStore {
   /// One item's row.
   struct ItemRow: Hashable, Sendable {
