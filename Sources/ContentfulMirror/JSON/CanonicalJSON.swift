@@ -113,6 +113,27 @@ public enum CanonicalJSON {
     utf8 bytes: UnsafeBufferPointer<UInt8>, to output: inout Sink
   ) {
     output.write(UInt8(ascii: "\""))
+    writeStringContent(utf8: bytes, to: &output)
+    output.write(UInt8(ascii: "\""))
+  }
+
+  /// Writes item key `key` as the JSON string of its textual form (`"Entry:abc"`), without
+  /// building that text first.
+  static func writeString<Sink: ByteSink & ~Copyable>(_ key: ItemKey, to output: inout Sink) {
+    output.write(UInt8(ascii: "\""))
+    switch key.kind {
+    case .entry: output.write("Entry:")
+    case .asset: output.write("Asset:")
+    }
+    var id = key.id
+    id.withUTF8 { writeStringContent(utf8: $0, to: &output) }
+    output.write(UInt8(ascii: "\""))
+  }
+
+  /// Writes the UTF-8 text `bytes` escaped, between quotes the caller writes.
+  private static func writeStringContent<Sink: ByteSink & ~Copyable>(
+    utf8 bytes: UnsafeBufferPointer<UInt8>, to output: inout Sink
+  ) {
     // Copy runs that need no escaping in one go; only `"`, `\` and controls are escaped.
     var runStart = 0
     for index in 0..<bytes.count {
@@ -125,7 +146,6 @@ public enum CanonicalJSON {
       runStart = index + 1
     }
     output.write(UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
-    output.write(UInt8(ascii: "\""))
   }
 
   static func appendEscape<Sink: ByteSink & ~Copyable>(_ byte: UInt8, to output: inout Sink) {

@@ -57,7 +57,7 @@ enum IndexShardCodec {
     for (index, (key, row)) in rows.sorted(by: { $0.key < $1.key }).enumerated() {
       if index > 0 { output.write(",") }
       CanonicalJSON.newline(1, &output)
-      CanonicalJSON.writeString(key.description, to: &output)
+      CanonicalJSON.writeString(key, to: &output)
       output.write(": {")
       members(row, &output)
       CanonicalJSON.newline(1, &output)
@@ -83,7 +83,7 @@ enum IndexShardCodec {
     for (index, key) in keys.enumerated() {
       if index > 0 { output.write(",") }
       CanonicalJSON.newline(3, &output)
-      CanonicalJSON.writeString(key.description, to: &output)
+      CanonicalJSON.writeString(key, to: &output)
     }
     CanonicalJSON.newline(2, &output)
     output.write("]")
