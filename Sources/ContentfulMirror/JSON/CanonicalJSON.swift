@@ -117,21 +117,8 @@ public enum CanonicalJSON {
     output.write(UInt8(ascii: "\""))
   }
 
-  /// Writes item key `key` as the JSON string of its textual form (`"Entry:abc"`), without
-  /// building that text first.
-  static func writeString<Sink: ByteSink & ~Copyable>(_ key: ItemKey, to output: inout Sink) {
-    output.write(UInt8(ascii: "\""))
-    switch key.kind {
-    case .entry: output.write("Entry:")
-    case .asset: output.write("Asset:")
-    }
-    var id = key.id
-    id.withUTF8 { writeStringContent(utf8: $0, to: &output) }
-    output.write(UInt8(ascii: "\""))
-  }
-
   /// Writes the UTF-8 text `bytes` escaped, between quotes the caller writes.
-  private static func writeStringContent<Sink: ByteSink & ~Copyable>(
+  static func writeStringContent<Sink: ByteSink & ~Copyable>(
     utf8 bytes: UnsafeBufferPointer<UInt8>, to output: inout Sink
   ) {
     // Copy runs that need no escaping in one go; only `"`, `\` and controls are escaped.

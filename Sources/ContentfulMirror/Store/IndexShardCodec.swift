@@ -57,7 +57,7 @@ enum IndexShardCodec {
     for (index, (key, row)) in rows.sorted(by: { $0.key < $1.key }).enumerated() {
       if index > 0 { output.write(",") }
       CanonicalJSON.newline(1, &output)
-      CanonicalJSON.writeString(key, to: &output)
+      writeKey(key, to: &output)
       output.write(": {")
       members(row, &output)
       CanonicalJSON.newline(1, &output)
@@ -76,6 +76,18 @@ enum IndexShardCodec {
     output.write("\": ")
   }
 
+  /// `key` as the JSON string of its textual form (``ItemKey/description``, `"Entry:abc"`),
+  /// without building that text: a first sync's index writes every key several times.
+  private static func writeKey(_ key: ItemKey, to output: inout ByteWriter) {
+    output.write(UInt8(ascii: "\""))
+    var kind = key.kind.rawValue
+    kind.withUTF8 { output.write($0) }
+    output.write(UInt8(ascii: ":"))
+    var id = key.id
+    id.withUTF8 { CanonicalJSON.writeStringContent(utf8: $0, to: &output) }
+    output.write(UInt8(ascii: "\""))
+  }
+
   /// An array of item keys at depth 2.
   private static func writeKeys(_ keys: [ItemKey], to output: inout ByteWriter) {
     guard !keys.isEmpty else { return output.write("[]") }
@@ -83,7 +95,7 @@ enum IndexShardCodec {
     for (index, key) in keys.enumerated() {
       if index > 0 { output.write(",") }
       CanonicalJSON.newline(3, &output)
-      CanonicalJSON.writeString(key, to: &output)
+      writeKey(key, to: &output)
     }
     CanonicalJSON.newline(2, &output)
     output.write("]")
