@@ -38,7 +38,11 @@ guard FileManager.default.isExecutableFile(atPath: executable) else {
 }
 try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
 let token = ["CONTENTFUL_ACCESS_TOKEN": "bench-token"]
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+func median(_ values: [Double]) -> Double {
+  let sorted = values.sorted()
+  let middle = sorted.count / 2
+  return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
 func medianMeasurement(_ all: [Measurement]) -> Measurement {
   Measurement(
     wall: median(all.map(\.wall)), user: median(all.map(\.user)), system: median(all.map(\.system)),
@@ -254,6 +258,15 @@ if let floor {
   print(String(format: "tar -xf (floor)   %@", floor.description))
   print(
     String(format: "  ratio initial sync / tar -xf: %.2fx wall", initialMedian.wall / floor.wall))
+  // Each extraction ran just before the next sync (after the only one when there is one run):
+  // paired turn about, their ratios are less moved by the disk's drift over minutes.
+  let paired = extractions.indices.map {
+    initial[runs > 1 ? $0 + 1 : 0].wall / extractions[$0].wall
+  }
+  print(
+    "  each sync / the tar -xf before it: "
+      + paired.map { String(format: "%.2fx", $0) }.joined(separator: " ")
+      + String(format: " (median %.2fx)", median(paired)))
 }
 if let durableFloor {
   print(String(format: "tar -xf && sync -f %@", durableFloor.description))
