@@ -227,18 +227,22 @@ final class IndexStore {
   {
     deriveCollectedRows()
     let log = IndexRedoLog(layout: layout)
+    // A small flush (a delta's) keeps the bytes it logged for writing the shards; a large one
+    // encodes each shard again, which costs less than holding every shard's bytes at once.
+    let keepsLogged = dirtyItemShards.count + dirtyLinkShards.count <= Self.keptShards
+    var loggedBatches: [[IndexRedoLog.Change]] = []
     if logged && !(dirtyItemShards.isEmpty && dirtyLinkShards.isEmpty) {
       let writer = try IndexRedoLog.Writer(log)
       try forEachBatch { changes throws(MirrorError) in
         for change in changes { try writer.append(change) }
+        if keepsLogged { loggedBatches.append(changes) }
       }
       try writer.commit(fileSystem: fileSystem)
     }
-    // Encoding each shard again costs less than keeping every shard in memory for both passes.
     // With no shard on disk (a first sync, which a resume restarts with an empty index), a
     // shard cut short by a kill is never read, so shards need no temporary file and rename.
     let inPlace = isEmptyOnDisk
-    try forEachBatch { changes throws(MirrorError) in
+    func write(_ changes: [IndexRedoLog.Change]) throws(MirrorError) {
       var files: [[FileWriteQueue.File]] = []
       for change in changes {
         if !logged, queue != nil, let bytes = change.bytes {
@@ -254,12 +258,21 @@ final class IndexStore {
         queue.submit(files)
       }
     }
+    if loggedBatches.isEmpty {
+      try forEachBatch(write)
+    } else {
+      for changes in loggedBatches { try write(changes) }
+    }
     dirtyItemShards.removeAll()
     dirtyLinkShards.removeAll()
     itemShards.removeAll()
     linkShards.removeAll()
     isEmptyOnDisk = false
   }
+
+  /// Up to how many changed shards a logged flush keeps the bytes it logged (a 100-item delta
+  /// changes a few hundred).
+  static let keptShards = 2048
 
   /// Each changed shard's new contents (`nil`: remove the shard), item shards then link shards,
   /// each in shard order, in batches of 256. A large batch is encoded on two threads: the first
