@@ -46,34 +46,30 @@ extension DocumentRenderer {
   private struct RenderedValues: ~Copyable {
     /// The rendered values, one after another.
     var bytes = ByteWriter()
-    /// For each field, up to one slot per locale: the value's node and its range in `bytes`.
-    private var nodes: [Int]
-    private var ranges: [Range<Int>]
-    private let slots: Int
+    /// For each field, up to one slot per locale: a rendered value's node and its range in
+    /// `bytes`.
+    private var slots: [(node: Int, range: Range<Int>)?]
+    private let slotsPerField: Int
 
     init(fields: Int, locales: Int) {
-      slots = max(locales, 1)
-      nodes = Array(repeating: -1, count: fields * slots)
-      ranges = Array(repeating: 0..<0, count: fields * slots)
+      slotsPerField = max(locales, 1)
+      slots = Array(repeating: nil, count: fields * slotsPerField)
     }
 
     /// Appends field `field`'s value at `node` (at indentation 2) to `output`.
     mutating func write(
       field: Int, node: Int, _ view: JSONTape.View, to output: inout ByteWriter
     ) {
-      let first = field * slots
+      let first = field * slotsPerField
       var slot = first
-      while slot < first + slots && nodes[slot] != -1 {
-        if nodes[slot] == node { return output.write(ranges[slot], of: bytes) }
+      while slot < first + slotsPerField, let rendered = slots[slot] {
+        if rendered.node == node { return output.write(rendered.range, of: bytes) }
         slot += 1
       }
       let start = bytes.count
       CanonicalJSON.write(view, node, indent: 2, to: &bytes)
       let range = start..<bytes.count
-      if slot < first + slots {
-        nodes[slot] = node
-        ranges[slot] = range
-      }
+      if slot < first + slotsPerField { slots[slot] = (node, range) }
       output.write(range, of: bytes)
     }
   }
