@@ -84,6 +84,11 @@ import Testing
     #"{"Entry:a": {"linksTo": ["nokind"]}}"#, #"{"Entry:a": {"revision": "1"}}"#,
     #"{"Entry:a": {"contentType": 5}}"#, #"{"Entry:a": {"linksTo": []}"#,
     #"{"Entry:../a": {"linksTo": []}}"#, #"{"Entry:a": {"linksTo": ["Asset:a/b"]}}"#,
+    #"{"Entry:": {"linksTo": []}}"#, #"{"Entry": {"linksTo": []}}"#,
+    #"{"Entryx:a": {"linksTo": []}}"#, #"{"entry:a": {"linksTo": []}}"#,
+    #"{"Entry:a": {"linksTo": ["Asset;a"]}}"#,
+    // The index writes keys unescaped; an escaped one is not from a shard.
+    #"{"Entry\u003aa": {"linksTo": []}}"#,
   ])
   func bytesThatAreNotAnItemShardAreRejected(_ text: String) {
     #expect(IndexShardCodec.items(in: Array(text.utf8)) == nil)

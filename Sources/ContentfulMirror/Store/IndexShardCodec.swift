@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The bytes of index shard files, to and from their rows, without JSON value trees.
 ///
 /// A delta reads and rewrites about one item shard and a few link shards per changed item, and
@@ -53,8 +59,14 @@ enum IndexShardCodec {
     members: (Row, inout ByteWriter) -> Void
   ) {
     guard !rows.isEmpty else { return output.write("{}\n") }
+    // Positions are sorted, not the rows: moving a (key, row) pair retains and releases each
+    // of its strings and arrays, and a 100k mirror's shards hold tens of rows.
+    let unsorted = Array(rows)
+    var order = Array(unsorted.indices)
+    order.sort { unsorted[$0].key < unsorted[$1].key }
     output.write("{")
-    for (index, (key, row)) in rows.sorted(by: { $0.key < $1.key }).enumerated() {
+    for (index, position) in order.enumerated() {
+      let (key, row) = unsorted[position]
       if index > 0 { output.write(",") }
       CanonicalJSON.newline(1, &output)
       writeKey(key, to: &output)
@@ -171,11 +183,26 @@ enum IndexShardCodec {
 
   /// String node `node` read as an item key with a valid id (a shard from a damaged or hostile
   /// file must not name paths outside the mirror).
+  ///
+  /// Read from the node's bytes: a valid key is plain ASCII, never escaped, and `Entry` and
+  /// `Asset` are both five bytes long.
   private static func itemKey(_ view: JSONTape.View, _ node: Int) -> ItemKey? {
-    guard let key = view.string(node).flatMap(ItemKey.init), Identifier.isValid(key.id) else {
+    guard view.kind(node) == .string else { return nil }
+    let text = view.slice(node)
+    guard text.count > 6, text[5] == UInt8(ascii: ":"), let start = text.baseAddress else {
       return nil
     }
-    return key
+    let kind: ItemKind
+    if memcmp(start, "Entry", 5) == 0 {
+      kind = .entry
+    } else if memcmp(start, "Asset", 5) == 0 {
+      kind = .asset
+    } else {
+      return nil
+    }
+    let id = UnsafeBufferPointer(rebasing: text[6...])
+    guard Identifier.isValid(utf8: id) else { return nil }
+    return ItemKey(kind, String(decoding: id, as: UTF8.self))
   }
 
   /// The item keys in string array `array`.
