@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The bytes of index shard files, to and from their rows, without JSON value trees.
 ///
 /// A delta reads and rewrites about one item shard and a few link shards per changed item, and
@@ -184,26 +178,24 @@ enum IndexShardCodec {
   /// String node `node` read as an item key with a valid id (a shard from a damaged or hostile
   /// file must not name paths outside the mirror).
   ///
-  /// Read from the node's bytes: a valid key is plain ASCII, never escaped, and `Entry` and
-  /// `Asset` are both five bytes long.
+  /// Read from the node's bytes, without a `String` to split: a valid key is plain ASCII, never
+  /// escaped.
   private static func itemKey(_ view: JSONTape.View, _ node: Int) -> ItemKey? {
     guard view.kind(node) == .string else { return nil }
     let text = view.slice(node)
-    guard text.count > 6, text[5] == UInt8(ascii: ":"), let start = text.baseAddress else {
-      return nil
+    for (kind, name) in kindNames {
+      guard text.count > name.count, text.starts(with: name),
+        text[name.count] == UInt8(ascii: ":")
+      else { continue }
+      let id = UnsafeBufferPointer(rebasing: text[(name.count + 1)...])
+      guard Identifier.isValid(utf8: id) else { return nil }
+      return ItemKey(kind, String(decoding: id, as: UTF8.self))
     }
-    let kind: ItemKind
-    if memcmp(start, "Entry", 5) == 0 {
-      kind = .entry
-    } else if memcmp(start, "Asset", 5) == 0 {
-      kind = .asset
-    } else {
-      return nil
-    }
-    let id = UnsafeBufferPointer(rebasing: text[6...])
-    guard Identifier.isValid(utf8: id) else { return nil }
-    return ItemKey(kind, String(decoding: id, as: UTF8.self))
+    return nil
   }
+
+  /// Each kind with the UTF-8 bytes of its name, as keys spell it.
+  private static let kindNames = ItemKind.allCases.map { ($0, Array($0.rawValue.utf8)) }
 
   /// The item keys in string array `array`.
   private static func keys(in view: JSONTape.View, array: Int) -> [ItemKey]? {
