@@ -1,3 +1,4 @@
+import MirrorTestSupport
 import Testing
 
 @testable import ContentfulMirror
@@ -49,8 +50,28 @@ import Testing
     #expect(throws: JSONError.self) { try reader.read([0x22, 0x0A, 0x22]) }
   }
 
-  @Test func duplicateKeysAreRejected() {
-    #expect(throws: JSONError.self) { try reader.read(#"{"a": 1, "b": 2, "a": 3}"#) }
+  @Test(arguments: [
+    #"{"a": 1, "b": 2, "a": 3}"#, #"{"a": 1, "a": 2}"#, #"{"b": 1, "a": 2, "c": 3, "b": 4}"#,
+    #"{"z": 1, "y": 2, "x": 3, "z": 4}"#, #"{"a": 1, "a": 2}"#,
+    // More keys than the insertion sort takes, the duplicate first and last.
+    "{" + (0..<20).map { "\"k\($0)\": \($0)" }.joined(separator: ", ") + ", \"k0\": 0}",
+  ])
+  func duplicateKeysAreRejected(_ text: String) {
+    #expect {
+      try reader.read(text)
+    } throws: { error in
+      (error as? JSONError)?.code == .duplicateKey
+    }
+  }
+
+  @Test func objectsWithManyDistinctKeysInAnyOrderAreRead() throws {
+    var generator = SplitMix64(seed: 5)
+    for count in [2, 3, 16, 17, 40] {
+      let keys = (0..<count).map { "k\($0)" }.shuffled(using: &generator)
+      let text = "{" + keys.map { "\"\($0)\": 1" }.joined(separator: ", ") + "}"
+      let object = try #require(try reader.read(text).objectValue)
+      #expect(object.members.map(\.key) == keys.sorted())
+    }
   }
 
   @Test func keysThatAreCanonicallyEquivalentButDifferentBytesAreDistinct() throws {
