@@ -170,8 +170,8 @@ let treeArchive = work + "/tree.tar"
 }
 // 3. A delta of `deltaChanges` entries on each full mirror, right after its initial sync: the
 // small mirrors' deltas (4.) run the same way, so both sizes are measured with the same state
-// of the caches. (Run after every sync and extraction, a 100k mirror's shards were partly out
-// of the page cache by then, and its delta read them from disk while the small one did not.)
+// of the caches. (Run after every sync and extraction, a 100k mirror's shards could be out of
+// the page cache by then, and its delta read them from disk, while a small mirror's never were.)
 var deltas: [Measurement] = []
 for run in 0..<runs {
   if run > 0, let tar { try extractTree(with: tar) }
