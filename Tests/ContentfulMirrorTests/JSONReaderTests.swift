@@ -52,7 +52,7 @@ import Testing
 
   @Test(arguments: [
     #"{"a": 1, "b": 2, "a": 3}"#, #"{"a": 1, "a": 2}"#, #"{"b": 1, "a": 2, "c": 3, "b": 4}"#,
-    #"{"z": 1, "y": 2, "x": 3, "z": 4}"#, #"{"a": 1, "a": 2}"#,
+    #"{"z": 1, "y": 2, "x": 3, "z": 4}"#, #"{"a": 1, "\u0061": 2}"#,
     // More keys than the insertion sort takes, the duplicate first and last.
     "{" + (0..<20).map { "\"k\($0)\": \($0)" }.joined(separator: ", ") + ", \"k0\": 0}",
   ])
