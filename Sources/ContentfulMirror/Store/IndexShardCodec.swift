@@ -53,14 +53,8 @@ enum IndexShardCodec {
     members: (Row, inout ByteWriter) -> Void
   ) {
     guard !rows.isEmpty else { return output.write("{}\n") }
-    // Positions are sorted, not the rows: moving a (key, row) pair retains and releases each
-    // of its strings and arrays, and a 100k mirror's shards hold tens of rows.
-    let unsorted = Array(rows)
-    var order = Array(unsorted.indices)
-    order.sort { unsorted[$0].key < unsorted[$1].key }
     output.write("{")
-    for (index, position) in order.enumerated() {
-      let (key, row) = unsorted[position]
+    for (index, (key, row)) in rows.sorted(by: { $0.key < $1.key }).enumerated() {
       if index > 0 { output.write(",") }
       CanonicalJSON.newline(1, &output)
       writeKey(key, to: &output)
