@@ -21,11 +21,26 @@ public struct ItemKey: Sendable, Hashable, Comparable, CustomStringConvertible {
 
   /// Parses the textual form `Entry:<id>` / `Asset:<id>`.
   public init?(_ text: String) {
-    guard let colon = text.firstIndex(of: ":"),
-      let kind = ItemKind(rawValue: String(text[..<colon]))
-    else { return nil }
-    self.init(kind, String(text[text.index(after: colon)...]))
+    var text = text
+    guard let key = text.withUTF8(ItemKey.init(utf8:)) else { return nil }
+    self = key
   }
+
+  /// Parses the UTF-8 bytes of the textual form, without a `String` to split (index shards
+  /// read thousands of keys per delta).
+  init?(utf8 text: UnsafeBufferPointer<UInt8>) {
+    for (kind, name) in Self.kindNames {
+      guard text.count > name.count, text.starts(with: name),
+        text[name.count] == UInt8(ascii: ":")
+      else { continue }
+      self.init(kind, String(decoding: text[(name.count + 1)...], as: UTF8.self))
+      return
+    }
+    return nil
+  }
+
+  /// Each kind with the UTF-8 bytes of its name, as the textual form spells it.
+  private static let kindNames = ItemKind.allCases.map { ($0, Array($0.rawValue.utf8)) }
 
   public var description: String { "\(kind.rawValue):\(id)" }
 

@@ -172,24 +172,13 @@ enum IndexShardCodec {
   /// String node `node` read as an item key with a valid id (a shard from a damaged or hostile
   /// file must not name paths outside the mirror).
   ///
-  /// Read from the node's bytes, without a `String` to split: a valid key is plain ASCII, never
-  /// escaped.
+  /// Read from the node's bytes: a valid key is plain ASCII, never escaped.
   private static func itemKey(_ view: JSONTape.View, _ node: Int) -> ItemKey? {
-    guard view.kind(node) == .string else { return nil }
-    let text = view.slice(node)
-    for (kind, name) in kindNames {
-      guard text.count > name.count, text.starts(with: name),
-        text[name.count] == UInt8(ascii: ":")
-      else { continue }
-      let id = UnsafeBufferPointer(rebasing: text[(name.count + 1)...])
-      guard Identifier.isValid(utf8: id) else { return nil }
-      return ItemKey(kind, String(decoding: id, as: UTF8.self))
-    }
-    return nil
+    guard view.kind(node) == .string, let key = ItemKey(utf8: view.slice(node)),
+      Identifier.isValid(key.id)
+    else { return nil }
+    return key
   }
-
-  /// Each kind with the UTF-8 bytes of its name, as keys spell it.
-  private static let kindNames = ItemKind.allCases.map { ($0, Array($0.rawValue.utf8)) }
 
   /// The item keys in string array `array`.
   private static func keys(in view: JSONTape.View, array: Int) -> [ItemKey]? {
