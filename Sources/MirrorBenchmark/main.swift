@@ -5,7 +5,7 @@ import MirrorTestSupport
 // contentful-mirror-bench: the project's benchmark. Run it in a release build:
 //   swift run -c release contentful-mirror-bench [--entries 20000] [--assets N] [--locales 4]
 //     [--runs 3] [--seed 1] [--delta 100] [--work DIR] [--skip-export] [--skip-json] [--keep]
-//     [--record DIR] [--serve]
+//     [--record DIR] [--serve] [--writers 1,2,4]
 // It measures the real executable as a child process against a loopback CDA stand-in.
 
 var options: [String: String] = [:]
@@ -18,7 +18,7 @@ while let argument = arguments.next() {
     options[argument] = value
   } else {
     print(
-      "usage: contentful-mirror-bench [--entries N] [--assets N] [--locales N] [--runs N] [--seed N] [--delta N] [--work DIR] [--skip-export] [--skip-json] [--keep] [--record DIR] [--serve]"
+      "usage: contentful-mirror-bench [--entries N] [--assets N] [--locales N] [--runs N] [--seed N] [--delta N] [--work DIR] [--skip-export] [--skip-json] [--keep] [--record DIR] [--serve] [--writers 1,2,4]"
     )
     exit(64)
   }
@@ -29,6 +29,8 @@ let locales = Int(options["--locales"] ?? "") ?? 4
 let runs = max(1, Int(options["--runs"] ?? "") ?? 3)
 let seed = UInt64(options["--seed"] ?? "") ?? 1
 let deltaChanges = Int(options["--delta"] ?? "") ?? 100
+// --writers 1,2,4: also time initial syncs with each of these writer-thread counts, turn about.
+let writerCounts = (options["--writers"] ?? "").split(separator: ",").compactMap { Int($0) }
 let work = options["--work"] ?? NSTemporaryDirectory() + "contentful-mirror-bench-\(getpid())"
 let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
   .appendingPathComponent("contentful-mirror").path
@@ -173,6 +175,10 @@ let treeArchive = work + "/tree.tar"
 // of the caches. (Run after every sync and extraction, a 100k mirror's shards could be out of
 // the page cache by then, and its delta read them from disk, while a small mirror's never were.)
 var deltas: [Measurement] = []
+// 1b. The same initial sync without any flush (`--durability none`): the difference is what
+// durability costs. (`ChildProcess.run` flushes the file systems before it starts a clock.)
+var unflushed: [Measurement] = []
+var byWriters: [Int: [Measurement]] = [:]
 for run in 0..<runs {
   if run > 0, let tar { try extractTree(with: tar) }
   let directory = freshDirectory("mirror")
@@ -187,6 +193,18 @@ for run in 0..<runs {
   let delta = ChildProcess.run(executable, ["sync", directory, "--quiet"], environment: token)
   check(delta, "delta sync")
   deltas.append(delta)
+  let quick = freshDirectory("unflushed")
+  let quickMeasurement = ChildProcess.run(
+    executable, syncArguments(quick, fullServer) + ["--durability", "none"], environment: token)
+  check(quickMeasurement, "initial sync --durability none")
+  unflushed.append(quickMeasurement)
+  for count in writerCounts {
+    let measurement = ChildProcess.run(
+      executable, syncArguments(freshDirectory("writers"), fullServer) + ["--writers", "\(count)"],
+      environment: token)
+    check(measurement, "initial sync --writers \(count)")
+    byWriters[count, default: []].append(measurement)
+  }
 }
 if runs == 1, let tar { try extractTree(with: tar) }
 let documents = (entries + assets) * locales
@@ -268,6 +286,21 @@ if let floor {
     "  each sync / the tar -xf before it: "
       + paired.map { String(format: "%.2fx", $0) }.joined(separator: " ")
       + String(format: " (median %.2fx)", median(paired)))
+}
+let unflushedMedian = medianMeasurement(unflushed)
+print(String(format: "  without flushes %@", unflushedMedian.description))
+if let floor {
+  print(
+    String(
+      format: "  ratio initial sync --durability none / tar -xf: %.2fx wall",
+      unflushedMedian.wall / floor.wall))
+}
+for count in writerCounts {
+  let measurement = medianMeasurement(byWriters[count] ?? [])
+  print(String(format: "  --writers %-5d %@", count, measurement.description))
+  if let floor {
+    print(String(format: "    ratio to tar -xf: %.2fx wall", measurement.wall / floor.wall))
+  }
 }
 if let durableFloor {
   print(String(format: "tar -xf && sync -f %@", durableFloor.description))

@@ -40,7 +40,9 @@ enum HelpText {
       --token <token>       the access token on the command line (visible to other users: avoid)
       --encoders <n>        threads encoding documents (default 1)
       --writers <n>         threads creating files (default 2)
-      --durability <d>      syncfs (default: one flush per commit point) or fsync (every file)
+      --durability <d>      syncfs (default: one flush per commit point), fsync (every file),
+                            or none (no flush: for throwaway mirrors; survives a killed
+                            process, not a power loss)
       --checkpoint-every <n>  pages between commit points (default 20): fewer redo less after
                             a crash, more flush less often
       --timeout <seconds>   give up on one request after this long and retry it (default 60)

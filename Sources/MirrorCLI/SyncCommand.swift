@@ -37,7 +37,7 @@ struct SyncCommand {
     if let count = try parsed.integer("--writers", in: 1...16) { options.writerThreads = count }
     if let name = parsed.value("--durability") {
       guard let durability = Durability(rawValue: name) else {
-        throw UsageError("--durability is syncfs (default) or fsync")
+        throw UsageError("--durability is syncfs (default), fsync or none")
       }
       options.durability = durability
     }

@@ -46,11 +46,11 @@ import Testing
       archive = work.appending("reference.tar.zst")
     }
 
-    func syncArguments(_ mirror: String) -> [String] {
+    func syncArguments(_ mirror: String, unflushed: Bool = false) -> [String] {
       [
         "sync", mirror, "--space", SyntheticSpace.spaceID, "--host", server.baseURL,
         "--checkpoint-every", "2", "--quiet",
-      ]
+      ] + (unflushed ? ["--durability", "none"] : [])
     }
 
     func prepare(_ runner: CommandRunner) throws {
@@ -133,9 +133,11 @@ import Testing
 
   /// Syncs `mirror` until it holds the delta's token, checking the state after each complete
   /// sync against the uninterrupted reference for that token.
-  func recoverBySyncing(_ mirror: String, _ fixture: Fixture, trial: String) throws {
+  func recoverBySyncing(
+    _ mirror: String, _ fixture: Fixture, trial: String, unflushed: Bool = false
+  ) throws {
     for _ in 0..<3 {
-      let result = try runner.run(fixture.syncArguments(mirror))
+      let result = try runner.run(fixture.syncArguments(mirror, unflushed: unflushed))
       #expect(result.status == 0, "\(trial): recovering sync failed: \(result.error)")
       guard result.status == 0 else { return }
       let token = Self.syncToken(mirror)
@@ -203,6 +205,29 @@ import Testing
       #expect(Self.lockIsFree(mirror), "\(label): the lock is still held")
       #expect(["s1", "s2"].contains(Self.syncToken(mirror)), "\(label): manifest lost")
       try recoverBySyncing(mirror, fixture, trial: label)
+      try? FileManager.default.removeItem(atPath: mirror)
+    }
+  }
+
+  @Test func aSyncWithoutFlushesKilledAnywhereRecoversToTheUninterruptedMirror() throws {
+    // `--durability none` drops the flushes, not the order of the commit points: a killed
+    // process leaves its writes in the page cache, so it recovers like a flushing one.
+    let fixture = try Self.fixture.get()
+    try runTrials("unflushed initial sync", salt: 4, within: fixture.initialSeconds) { trial in
+      fixture.syncArguments(fixture.work.appending("unflushed-initial-\(trial)"), unflushed: true)
+    } recover: { trial, label in
+      let mirror = fixture.work.appending("unflushed-initial-\(trial)")
+      try recoverBySyncing(mirror, fixture, trial: label, unflushed: true)
+      try? FileManager.default.removeItem(atPath: mirror)
+    }
+    try runTrials("unflushed delta sync", salt: 5, within: fixture.deltaSeconds) { trial in
+      let mirror = fixture.work.appending("unflushed-delta-\(trial)")
+      try FileManager.default.copyItem(atPath: fixture.afterInitial, toPath: mirror)
+      return fixture.syncArguments(mirror, unflushed: true)
+    } recover: { trial, label in
+      let mirror = fixture.work.appending("unflushed-delta-\(trial)")
+      #expect(["s1", "s2"].contains(Self.syncToken(mirror)), "\(label): manifest lost")
+      try recoverBySyncing(mirror, fixture, trial: label, unflushed: true)
       try? FileManager.default.removeItem(atPath: mirror)
     }
   }

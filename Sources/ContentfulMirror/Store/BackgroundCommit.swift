@@ -12,11 +12,13 @@ final class BackgroundCommit: Sendable {
   private let group = DispatchGroup()
   private let failure = Mutex<MirrorError?>(nil)
 
-  /// Flushes the file system, then writes `checkpoint` to `layout.checkpoint`. The caller has
-  /// drained the writes the checkpoint covers and waited for the previous commit.
-  func start(checkpoint: [UInt8], layout: MirrorLayout) {
+  /// Flushes the file system (unless `flush` is off, see ``Durability/unflushed``), then writes
+  /// `checkpoint` to `layout.checkpoint`. The caller has drained the writes the checkpoint covers
+  /// and waited for the previous commit.
+  func start(checkpoint: [UInt8], layout: MirrorLayout, flush: Bool = true) {
     queue.async(group: group) { [self] in
       var fileSystem = FileSystem(trustingRoot: layout.root)
+      fileSystem.flushes = flush
       do throws(MirrorError) {
         try fileSystem.syncFileSystem(of: layout.root)
         try IndexRedoLog(layout: layout).clear(fileSystem: fileSystem)

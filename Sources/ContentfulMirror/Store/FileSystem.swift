@@ -18,6 +18,8 @@ struct FileSystem {
   private var knownDirectories: Set<String> = []
   /// The mirror root the user chose: it and its ancestors are not checked for links.
   private var trustedRoot: String?
+  /// Whether ``syncFileSystem(of:)`` flushes; off for a sync with ``Durability/unflushed``.
+  var flushes = true
 
   init() {}
 
@@ -370,8 +372,10 @@ struct FileSystem {
 
   // MARK: Durability
 
-  /// Flushes everything written so far on the file system holding `path` to stable storage.
+  /// Flushes everything written so far on the file system holding `path` to stable storage
+  /// (nothing when ``flushes`` is off).
   func syncFileSystem(of path: String) throws(MirrorError) {
+    guard flushes else { return }
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw Self.error("cannot open", path, errno) }
     defer { close(fd) }

@@ -31,6 +31,10 @@
 ///
 /// Applying a page twice gives the same files as applying it once, so redoing the pages after the
 /// last durable checkpoint (or manifest) converges on the same mirror.
+///
+/// With ``Durability/unflushed`` every flush above is skipped and the order stays: a killed
+/// process still recovers the same way, since what it wrote is in the page cache; a power loss
+/// is no longer covered.
 final class MirrorStore {
   let layout: MirrorLayout
   private(set) var fileSystem = FileSystem()
@@ -105,7 +109,9 @@ final class MirrorStore {
   var writerThreads = 1
 
   /// How written documents are made durable before a commit point records them.
-  var durability = Durability.syncPerCommit
+  var durability = Durability.syncPerCommit {
+    didSet { fileSystem.flushes = durability != .unflushed }
+  }
 
   /// The sync token of the manifest on disk when the sync started (journal records of an
   /// attempt that never reached it are merged, see ``SyncJournal``).
@@ -321,7 +327,8 @@ final class MirrorStore {
       // written while it runs. They may or may not be flushed with it; the checkpoint, written
       // once the flush returns, claims only the pages written before it started.
       return backgroundCommit.start(
-        checkpoint: CanonicalJSON.encode(checkpoint.json), layout: layout)
+        checkpoint: CanonicalJSON.encode(checkpoint.json), layout: layout,
+        flush: fileSystem.flushes)
     }
     if let record = checkpoint.journalRecord {
       // Before the index loses the rows of deleted items, the journal keeps their content types.

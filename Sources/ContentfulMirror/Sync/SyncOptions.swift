@@ -83,4 +83,10 @@ public enum Durability: String, Sendable, Hashable, CaseIterable {
   case syncPerCommit = "syncfs"
   /// An `fsync(2)` on every file before it is renamed into place, plus the commit-point flush.
   case fsyncEachFile = "fsync"
+  /// No flush at all, for mirrors that are thrown away after use (a CI build's). The commit
+  /// points keep their order, so a killed process is still harmless: everything it wrote is in
+  /// the kernel's page cache, and a rerun resumes as usual. A power loss or a kernel crash is
+  /// not: the manifest's token may then name pages whose files never reached the disk, and the
+  /// mirror is only repaired by `sync --full`.
+  case unflushed = "none"
 }
