@@ -52,6 +52,14 @@ import Testing
       LinkExtractor.targets(of: source) == [ItemKey(.asset, "same"), ItemKey(.entry, "same")])
   }
 
+  @Test func aTargetLinkedFromSeveralFieldsAndLocalesIsListedOnce() throws {
+    let source = try item(
+      #"{"a": {"en-US": \#(link("Entry", "b")), "de-DE": \#(link("Entry", "b"))}, "#
+        + #""c": {"en-US": [\#(link("Entry", "a")), \#(link("Entry", "b")), \#(link("Entry", "a"))]}, "#
+        + #""d": {"fr-FR": \#(link("Entry", "b"))}}"#)
+    #expect(LinkExtractor.targets(of: source) == [ItemKey(.entry, "a"), ItemKey(.entry, "b")])
+  }
+
   @Test func linksToTagsSpacesAndContentTypesAreNotItemLinks() throws {
     let source = try item(
       #"{"x": {"en-US": [\#(link("Tag", "t")), \#(link("Space", "s")), \#(link("ContentType", "c"))]}}"#

@@ -9,17 +9,23 @@ public enum LinkExtractor {
   /// The sorted, distinct targets of `item`'s links.
   public static func targets(of item: SyncedItem) -> [ItemKey] {
     item.tape.withView { view in
-      var found = Set<ItemKey>()
+      // An item links to a handful of targets: sorting them and dropping repeats is cheaper
+      // than hashing each into a set.
+      var found: [ItemKey] = []
       if let fields = view.member("fields", of: item.node) { collect(fields, view, into: &found) }
-      return found.sorted()
+      found.sort()
+      var distinct: [ItemKey] = []
+      distinct.reserveCapacity(found.count)
+      for key in found where distinct.last != key { distinct.append(key) }
+      return distinct
     }
   }
 
-  private static func collect(_ node: Int, _ view: JSONTape.View, into found: inout Set<ItemKey>) {
+  private static func collect(_ node: Int, _ view: JSONTape.View, into found: inout [ItemKey]) {
     switch view.kind(node) {
     case .array, .object:
       if let key = link(node, view) {
-        found.insert(key)
+        found.append(key)
         return
       }
       // Every child: array elements, and an object's keys (strings, skipped) and values.

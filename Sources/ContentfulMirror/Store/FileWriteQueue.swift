@@ -55,17 +55,19 @@ final class FileWriteQueue: Sendable {
     for (index, writer) in writers.enumerated() {
       let start = index * perWriter
       guard start < items.count else { break }
-      let files = Array(items[start..<min(start + perWriter, items.count)].joined())
+      let run = items[start..<min(start + perWriter, items.count)]
       let flush = flushEachFile
       writer.queue.async(group: group) {
         writer.state.withLock { state in
           guard state.failure == nil else { return }
           do throws(MirrorError) {
-            for file in files {
-              if file.inPlace {
-                try state.fileSystem.writeInPlace(file.bytes, to: file.path, flush: flush)
-              } else {
-                try state.fileSystem.writeAtomically(file.bytes, to: file.path, flush: flush)
+            for files in run {
+              for file in files {
+                if file.inPlace {
+                  try state.fileSystem.writeInPlace(file.bytes, to: file.path, flush: flush)
+                } else {
+                  try state.fileSystem.writeAtomically(file.bytes, to: file.path, flush: flush)
+                }
               }
             }
           } catch {

@@ -43,8 +43,9 @@ struct ItemEncoder: Sendable {
     var files: [FileWriteQueue.File] = []
     files.reserveCapacity(locales.count + 1)
     let documents = renderer.encodedDocuments(for: item, locales: locales)
+    let directory = layout.itemDirectory(for: item.key, contentType: item.contentTypeID)
     for (locale, bytes) in zip(locales, documents) {
-      let path = layout.documentPath(for: item.key, contentType: item.contentTypeID, locale: locale)
+      let path = MirrorLayout.documentPath(inItemDirectory: directory, locale)
       files.append(FileWriteQueue.File(path: path, bytes: bytes, inPlace: inPlace))
     }
     files.append(

@@ -42,7 +42,18 @@ public struct MirrorLayout: Sendable, Hashable {
 
   /// The document of an item in one locale.
   public func documentPath(for key: ItemKey, contentType: String?, locale: String) -> String {
-    itemDirectory(for: key, contentType: contentType) + "/\(locale).json"
+    Self.documentPath(inItemDirectory: itemDirectory(for: key, contentType: contentType), locale)
+  }
+
+  /// The document in `locale` of the item whose ``itemDirectory(for:contentType:)`` is
+  /// `directory`, built in one allocation (a sync builds one per document).
+  static func documentPath(inItemDirectory directory: String, _ locale: String) -> String {
+    var path = directory
+    path.reserveCapacity(directory.utf8.count + locale.utf8.count + 6)
+    path += "/"
+    path += locale
+    path += ".json"
+    return path
   }
 
   /// The raw all-locale snapshot the mirror keeps to re-render offline.
