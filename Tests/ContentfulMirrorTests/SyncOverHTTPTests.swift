@@ -427,14 +427,4 @@ import Testing
     let other = try await referenceMirror("flushed", syncs: 2, source: client())
     #expect(DirectoryTree.mirror(at: mirror.path).differences(from: .mirror(at: other.path)) == [])
   }
-
-  @Test func aFileSystemCursorWithFlushesOffDoesNotFlush() throws {
-    // Flushing opens the path first: a path that does not exist shows whether it was tried.
-    var fileSystem = FileSystem()
-    #expect(throws: MirrorError.self) {
-      try fileSystem.syncFileSystem(of: mirror.appending("none"))
-    }
-    fileSystem.flushes = false
-    try fileSystem.syncFileSystem(of: mirror.appending("none"))
-  }
 }
