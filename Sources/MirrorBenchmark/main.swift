@@ -148,6 +148,14 @@ func syncArguments(_ directory: String, _ server: SpaceServer) -> [String] {
   ["sync", directory, "--space", SyntheticSpace.spaceID, "--host", server.baseURL, "--quiet"]
 }
 
+/// Times a first sync of the full space into `directory`, with `options` added.
+func initialSync(_ directory: String, _ options: [String] = []) -> Measurement {
+  let measurement = ChildProcess.run(
+    executable, syncArguments(directory, fullServer) + options, environment: token)
+  check(measurement, (["initial sync"] + options).joined(separator: " "))
+  return measurement
+}
+
 // 1. Initial sync, interleaved with 2. the floor: tar -xf of the identical tree, and the same
 // followed by `sync -f` (the floor with the durability a sync provides). File-creation cost on a
 // shared disk drifts over minutes, so they are measured turn about.
@@ -182,10 +190,7 @@ var byWriters: [Int: [Measurement]] = [:]
 for run in 0..<runs {
   if run > 0, let tar { try extractTree(with: tar) }
   let directory = freshDirectory("mirror")
-  let measurement = ChildProcess.run(
-    executable, syncArguments(directory, fullServer), environment: token)
-  check(measurement, "initial sync")
-  initial.append(measurement)
+  initial.append(initialSync(directory))
   mirrors.append(directory)
   if run == 0, let tar {
     check(ChildProcess.run(tar, ["-cf", treeArchive, "-C", directory, "."]), "tar -cf")
@@ -193,17 +198,10 @@ for run in 0..<runs {
   let delta = ChildProcess.run(executable, ["sync", directory, "--quiet"], environment: token)
   check(delta, "delta sync")
   deltas.append(delta)
-  let quick = freshDirectory("unflushed")
-  let quickMeasurement = ChildProcess.run(
-    executable, syncArguments(quick, fullServer) + ["--durability", "none"], environment: token)
-  check(quickMeasurement, "initial sync --durability none")
-  unflushed.append(quickMeasurement)
+  unflushed.append(initialSync(freshDirectory("unflushed"), ["--durability", "none"]))
   for count in writerCounts {
-    let measurement = ChildProcess.run(
-      executable, syncArguments(freshDirectory("writers"), fullServer) + ["--writers", "\(count)"],
-      environment: token)
-    check(measurement, "initial sync --writers \(count)")
-    byWriters[count, default: []].append(measurement)
+    byWriters[count, default: []].append(
+      initialSync(freshDirectory("writers"), ["--writers", "\(count)"]))
   }
 }
 if runs == 1, let tar { try extractTree(with: tar) }

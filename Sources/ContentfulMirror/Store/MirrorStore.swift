@@ -231,8 +231,9 @@ final class MirrorStore {
     throws(MirrorError)
   {
     let documents = renderer.encodedDocuments(for: item, locales: locales)
+    let directory = layout.itemDirectory(for: item.key, contentType: item.contentTypeID)
     for (locale, bytes) in zip(locales, documents) {
-      let path = layout.documentPath(for: item.key, contentType: item.contentTypeID, locale: locale)
+      let path = MirrorLayout.documentPath(inItemDirectory: directory, locale)
       try fileSystem.writeAtomically(bytes, to: path)
       documentsWritten += 1
     }
