@@ -405,6 +405,56 @@ import Testing
     #expect(changes?.upserted.count == 5 && changes?.deleted.count == 2)
   }
 
+  @Test func anItemSentInSeveralPagesIsMirroredAsItsLastPageSentIt() async throws {
+    // An item that changes while the Sync API pages can come again in a later page. A page's
+    // files are written while the next page is queued, so the later copy must still win. Here
+    // every page sends the same items, each with a higher revision, rotated so that the item a
+    // page ends with begins the next: the writer done first with a page would take it while
+    // another writer still writes the earlier copy.
+    let directory = recording.appending("sync")
+    let first = try JSONReader().read(
+      Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/initial.json"))))
+    let items = try #require(first["items"]?.arrayValue)
+    let pages = 40
+    let base = "https://cdn.contentful.com/spaces/mirrorsample01/environments/master/sync"
+    for page in 0..<pages {
+      let rotated = items.indices.map {
+        items[(items.count - page % items.count + $0) % items.count]
+      }
+      let revised = try rotated.map { item in
+        var object = try #require(item.objectValue)
+        var sys = try #require(object["sys"]?.objectValue)
+        sys["revision"] = .number(String(100 + page))
+        object["sys"] = .object(sys)
+        return JSONValue.object(object)
+      }
+      let last = page == pages - 1
+      let next = "\(base)?sync_token=" + (last ? "repeated-done" : "repeated-\(page + 1)")
+      let body = JSONValue.object(
+        JSONObject([
+          "sys": .object(JSONObject(["type": "Array"])), "items": .array(revised),
+          (last ? "nextSyncUrl" : "nextPageUrl"): .string(next),
+        ]))
+      let name = page == 0 ? "initial.json" : "repeated-\(page).json"
+      try Data(CanonicalJSON.encode(body)).write(
+        to: URL(fileURLWithPath: directory + "/" + name))
+    }
+    let summary = try await sync()
+    #expect(summary.pages == pages)
+    var documents = 0
+    for tree in ["entries", "assets"] {
+      let root = mirror.appending(tree)
+      let enumerator = try #require(FileManager.default.enumerator(atPath: root))
+      for case let relative as String in enumerator where relative.hasSuffix(".json") {
+        let document = try JSONReader().read(
+          Array(try Data(contentsOf: URL(fileURLWithPath: root + "/" + relative))))
+        #expect(document["sys"]?["revision"] == .number(String(100 + pages - 1)), "\(relative)")
+        documents += 1
+      }
+    }
+    #expect(documents == items.count * 4)
+  }
+
   @Test func fourWriterThreadsGiveTheSameMirror() async throws {
     var options = SyncOptions(encoderThreads: 2)
     options.writerThreads = 4

@@ -220,8 +220,8 @@ final class IndexStore {
   ///     file-system flush. A first sync, whose index nothing relies on yet and which rebuilds it
   ///     from the raw snapshots when resumed, passes `false`.
   ///   - queue: For an unlogged flush, where the order of shard writes does not matter, the
-  ///     shards are written by `queue`'s threads while the next ones are encoded (one batch in
-  ///     flight, so memory stays bounded); the caller drains it before relying on them.
+  ///     shards are written by `queue`'s threads while the next ones are encoded (its few
+  ///     batches in flight bound the memory); the caller drains it before relying on them.
   func flush(using fileSystem: inout FileSystem, logged: Bool = true, queue: FileWriteQueue? = nil)
     throws(MirrorError)
   {
@@ -254,7 +254,7 @@ final class IndexStore {
         }
       }
       if let queue, !files.isEmpty {
-        try queue.drain()
+        try queue.reportFailure()
         queue.submit(files)
       }
     }

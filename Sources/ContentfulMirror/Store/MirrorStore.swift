@@ -102,6 +102,9 @@ final class MirrorStore {
   private lazy var writeQueue = FileWriteQueue(
     root: layout.root, durability: durability, writers: writerThreads)
 
+  /// The items of the last page submitted to ``writeQueue``, which may still be being written.
+  private var keysBeingWritten: Set<ItemKey> = []
+
   /// The first sync's commit point being made durable while the next pages are written.
   private let backgroundCommit = BackgroundCommit()
 
@@ -143,8 +146,11 @@ final class MirrorStore {
     }
     let encoded = ItemEncoder(layout: layout, renderer: renderer, locales: locales)
       .encode(items, inPlace: inPlace, threads: encoderThreads)
-    try writeQueue.drain()  // one page in flight: memory stays bounded
+    // The previous page may still be being written: an item in both waits for it.
+    if items.contains(where: { keysBeingWritten.contains($0.key) }) { try writeQueue.drain() }
+    try writeQueue.reportFailure()
     writeQueue.submit(encoded.map(\.files))
+    keysBeingWritten = Set(items.map(\.key))
     documentsWritten += items.count * locales.count
     for (item, encodedItem) in zip(items, encoded) {
       try index.upsert(item.key, row: encodedItem.row, fileSystem: fileSystem)
@@ -346,7 +352,13 @@ final class MirrorStore {
   func finish(with manifest: Manifest, journal record: SyncJournal.Record?, report: JSONValue)
     throws(MirrorError)
   {
-    try drainWrites()
+    if isFirstSync && record == nil {
+      // Nothing reads the documents before the flush below: the index is derived and encoded
+      // while the writers finish the last page.
+      try backgroundCommit.wait()
+    } else {
+      try drainWrites()
+    }
     // The journal first: once the index is flushed, deleted items' content types are gone from
     // it, and a replay after a crash could not record them again (records of one sync merge).
     if let record {
