@@ -150,8 +150,9 @@ public struct MirrorSync: Sendable {
       var journalUpserts = checkpoint?.upserted ?? []
       var journalRemovals = checkpoint?.deleted ?? []
 
-      // A bounded pipeline: while one page is encoded and written, the next is fetched and
-      // decoded on another thread. At most two pages are in memory.
+      // A bounded pipeline: while one page is encoded, the next is fetched and decoded on
+      // another thread and the two before are written (see `FileWriteQueue`). At most four
+      // pages are in memory.
       var next = Self.prefetch(firstRequest, from: source)
       defer { next.cancel() }
       while true {
