@@ -407,10 +407,11 @@ import Testing
 
   @Test func anItemSentInSeveralPagesIsMirroredAsItsLastPageSentIt() async throws {
     // An item that changes while the Sync API pages can come again in a later page. A page's
-    // files are written while the next page is queued, so the later copy must still win. Here
-    // every page sends the same items, each with a higher revision, rotated so that the item a
-    // page ends with begins the next: the writer done first with a page would take it while
-    // another writer still writes the earlier copy.
+    // files may still be being written when the next page is queued, so the later copy must
+    // still win. Here every page sends the same items, each with a higher revision, rotated so
+    // that the item a page ends with begins the next: the case where, without the store's
+    // check, a writer done with one page could take the item while another still writes it.
+    // (Whether the writers overlap at all depends on timing; FileWriteQueueTests pins that.)
     let directory = recording.appending("sync")
     let first = try JSONReader().read(
       Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/initial.json"))))
