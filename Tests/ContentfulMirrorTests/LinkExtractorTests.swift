@@ -66,4 +66,12 @@ import Testing
     )
     #expect(LinkExtractor.targets(of: source).isEmpty)
   }
+
+  @Test func linksInsideAnObjectWithANonLinkSysAreFoundAndTheObjectIsNot() throws {
+    // A JSON field holding a resolved entry: its own `sys` is not a link, its fields' links are.
+    let embedded =
+      #"{"sys": {"type": "Entry", "id": "inner"}, "fields": {"hero": \#(link("Asset", "h"))}}"#
+    let source = try item(#"{"json": {"en-US": [\#(embedded), 7, "text", null]}}"#)
+    #expect(LinkExtractor.targets(of: source) == [ItemKey(.asset, "h")])
+  }
 }

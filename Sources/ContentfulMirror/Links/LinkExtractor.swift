@@ -21,21 +21,19 @@ public enum LinkExtractor {
     }
   }
 
+  /// Walks `node`'s subtree in tape order (which is pre-order: a container's children follow
+  /// it), so no recursion is needed: each link found is recorded and its subtree skipped, and
+  /// every other node is stepped into or over by moving to the next node.
   private static func collect(_ node: Int, _ view: JSONTape.View, into found: inout [ItemKey]) {
-    switch view.kind(node) {
-    case .array, .object:
-      if let key = link(node, view) {
+    var current = node
+    let end = view.next(node)
+    while current < end {
+      if view.kind(current) == .object, let key = link(current, view) {
         found.append(key)
-        return
+        current = view.next(current)
+      } else {
+        current += 1
       }
-      // Every child: array elements, and an object's keys (strings, skipped) and values.
-      var child = node + 1
-      while child < view.next(node) {
-        collect(child, view, into: &found)
-        child = view.next(child)
-      }
-    default:
-      return
     }
   }
 
