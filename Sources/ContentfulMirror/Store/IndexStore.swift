@@ -173,31 +173,19 @@ final class IndexStore {
 
   /// Turns the collected rows into shards, as if each had been upserted in turn: every item row
   /// goes to its shard; every link target gets the row of the items linking to it, dangling when
-  /// the target is not among the items. A key is hashed a few times in all, where upserting row
-  /// by row looks every link target up three times as it arrives; the even and the odd shards
-  /// are derived on two threads (it runs at the end of a first sync, while nothing else does).
+  /// the target is not among the items. It runs at the end of a first sync, while little else
+  /// does: the even and the odd shards are derived on two threads.
   private func deriveCollectedRows() {
     guard !collected.isEmpty else { return }
     let rows = collected
+    let positions = collectedPositions
     let parts = rows.count >= 1024 ? 2 : 1
-    let derived = Mutex<[(items: [Int: [ItemKey: ItemRow]], links: [Int: [ItemKey: LinkRow]])]>([])
+    let derived = Mutex<[DerivedShards]>([])
     DispatchQueue.concurrentPerform(iterations: parts) { part in
-      var items: [Int: [ItemKey: ItemRow]] = [:]
-      var links: [Int: [ItemKey: LinkRow]] = [:]
-      for (key, row) in rows {
-        let shard = Self.shard(of: key)
-        if shard % parts == part { items[shard, default: [:]][key] = row }
+      let shards = rows.withUnsafeBufferPointer { rows in
+        Self.derive(part: part, of: parts, from: rows, positions: positions)
       }
-      for (key, row) in rows {
-        for target in row.linksTo {
-          let shard = Self.shard(of: target)
-          guard shard % parts == part else { continue }
-          links[shard, default: [:]][
-            target, default: LinkRow(linkedFrom: [], dangling: items[shard]?[target] == nil)
-          ].linkedFrom.insert(key)
-        }
-      }
-      derived.withLock { $0.append((items, links)) }
+      derived.withLock { $0.append(shards) }
     }
     for part in derived.withLock({ $0 }) {
       itemShards.merge(part.items) { $1 }
@@ -207,6 +195,60 @@ final class IndexStore {
     }
     collected = []
     collectedPositions = [:]
+  }
+
+  private typealias DerivedShards = (
+    items: [Int: [ItemKey: ItemRow]], links: [Int: [ItemKey: LinkRow]]
+  )
+
+  /// The item and link shards numbered `part` modulo `parts`, derived from collected `rows`
+  /// (`positions`: where each row's key is).
+  ///
+  /// Each shard's rows and links are first gathered into plain arrays (a hash of the key's text
+  /// and an append each); each shard's dictionaries and each target's set of referrers are then
+  /// built once, at their final size, instead of growing link by link.
+  private static func derive(
+    part: Int, of parts: Int, from rows: UnsafeBufferPointer<(key: ItemKey, row: ItemRow)>,
+    positions: [ItemKey: Int]
+  ) -> DerivedShards {
+    // For each shard of this part: the positions in `rows` of its items, and its links as
+    // (target, position of the linking row) pairs.
+    var shardRows = [[Int]](repeating: [], count: shardCount)
+    var shardLinks = [[(target: ItemKey, source: Int)]](repeating: [], count: shardCount)
+    for position in rows.indices {
+      let shard = shard(of: rows[position].key)
+      if shard % parts == part { shardRows[shard].append(position) }
+      for target in rows[position].row.linksTo {
+        let shard = Self.shard(of: target)
+        if shard % parts == part { shardLinks[shard].append((target, position)) }
+      }
+    }
+    var items: [Int: [ItemKey: ItemRow]] = [:]
+    var links: [Int: [ItemKey: LinkRow]] = [:]
+    for shard in stride(from: part, to: shardCount, by: parts) {
+      if !shardRows[shard].isEmpty {
+        var shardItems = [ItemKey: ItemRow](minimumCapacity: shardRows[shard].count)
+        for position in shardRows[shard] { shardItems[rows[position].key] = rows[position].row }
+        items[shard] = shardItems
+      }
+      guard !shardLinks[shard].isEmpty else { continue }
+      // Each target's links next to each other, then one row per target.
+      shardLinks[shard].sort { $0.target < $1.target }
+      let pairs = shardLinks[shard]
+      var shardLinkRows: [ItemKey: LinkRow] = [:]
+      var first = pairs.startIndex
+      while first < pairs.endIndex {
+        let target = pairs[first].target
+        var end = first + 1
+        while end < pairs.endIndex && pairs[end].target == target { end += 1 }
+        var referrers = Set<ItemKey>(minimumCapacity: end - first)
+        for pair in pairs[first..<end] { referrers.insert(rows[pair.source].key) }
+        shardLinkRows[target] = LinkRow(linkedFrom: referrers, dangling: positions[target] == nil)
+        first = end
+      }
+      links[shard] = shardLinkRows
+    }
+    return (items, links)
   }
 
   // MARK: Persistence
