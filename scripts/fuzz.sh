@@ -13,7 +13,7 @@ printf 'contentful-mirror index redo 1\nW index/items/001.json 3\n{}\nD index/li
   >"$out/corpus/index-redo-seed"
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g \
   -module-name ContentfulMirror \
-  -I Sources/CSystem -I Sources/CArchive -larchive \
+  -I Sources/CSystem -I Sources/CArchive -I Sources/CCurl -larchive -lcurl \
   $(find Sources/ContentfulMirror -name '*.swift') scripts/fuzz/FuzzEntry.swift \
   -o "$out/fuzz-sync-page"
 "$out/fuzz-sync-page" "$out/corpus" -max_total_time="$seconds" -max_len=65536 -timeout=10 \
