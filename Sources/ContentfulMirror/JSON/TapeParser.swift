@@ -158,30 +158,34 @@ struct TapeParser {
   /// Moves the object's pending keys, sorted by code point, to `memberOrder`; rejects a key that
   /// appears twice.
   private mutating func sortKeys(from first: Int) throws(JSONError) {
-    if pendingKeys.count - first > 1 {
-      let bytes = self.bytes
-      let duplicate: UInt32? = nodes.withUnsafeBufferPointer { nodes in
-        pendingKeys.withUnsafeMutableBufferPointer { pending in
-          let comparator = KeyComparator(bytes: bytes, nodes: nodes)
-          let keys = UnsafeMutableBufferPointer(rebasing: pending[first...])
-          comparator.sort(keys)
-          for index in 1..<keys.count where comparator.compare(keys[index - 1], keys[index]) == 0 {
-            return keys[index]
-          }
-          return nil
+    let count = pendingKeys.count - first
+    guard count > 1 else {
+      // Most objects of a sync page have one key (a locale, or `sys` in a link).
+      if count == 1 { memberOrder.append(pendingKeys.removeLast()) }
+      return
+    }
+    let bytes = self.bytes
+    let duplicate: UInt32? = nodes.withUnsafeBufferPointer { nodes in
+      pendingKeys.withUnsafeMutableBufferPointer { pending in
+        let comparator = KeyComparator(bytes: bytes, nodes: nodes)
+        let keys = UnsafeMutableBufferPointer(rebasing: pending[first...])
+        comparator.sort(keys)
+        for index in 1..<keys.count where comparator.compare(keys[index - 1], keys[index]) == 0 {
+          return keys[index]
         }
-      }
-      if let duplicate {
-        let text = nodes.withUnsafeBufferPointer { nodes in
-          String(
-            decoding: KeyComparator(bytes: bytes, nodes: nodes).decodedKey(duplicate), as: UTF8.self
-          )
-        }
-        throw JSONError(.duplicateKey, "duplicate key \"\(text)\"", offset: position)
+        return nil
       }
     }
-    memberOrder.append(contentsOf: pendingKeys[first...])
-    pendingKeys.removeSubrange(first...)
+    if let duplicate {
+      let text = nodes.withUnsafeBufferPointer { nodes in
+        String(
+          decoding: KeyComparator(bytes: bytes, nodes: nodes).decodedKey(duplicate), as: UTF8.self
+        )
+      }
+      throw JSONError(.duplicateKey, "duplicate key \"\(text)\"", offset: position)
+    }
+    for index in first..<pendingKeys.count { memberOrder.append(pendingKeys[index]) }
+    pendingKeys.removeLast(count)
   }
 
   private mutating func parseArray(depth: Int) throws(JSONError) {
@@ -342,6 +346,10 @@ private struct KeyComparator {
     }
     let common = Int(min(left.length, right.length))
     if common > 0, let base = bytes.baseAddress {
+      // Most keys of an object differ in their first byte: no call to `memcmp` for those.
+      let leftFirst = base[Int(left.offset)]
+      let rightFirst = base[Int(right.offset)]
+      if leftFirst != rightFirst { return Int(leftFirst) - Int(rightFirst) }
       let order = memcmp(base + Int(left.offset), base + Int(right.offset), common)
       if order != 0 { return Int(order) }
     }
