@@ -5,6 +5,14 @@ extension DocumentRenderer {
   /// from the item's tape: no value tree is built, and strings, numbers and literals are copied
   /// from the bytes the sync API sent. Serializing documents is most of the CPU a sync spends.
   public func encodedDocuments(for item: SyncedItem, locales: [String]) -> [[UInt8]] {
+    encodedDocuments(for: item, locales: locales, chains: locales.map(chainBytes))
+  }
+
+  /// ``encodedDocuments(for:locales:)`` with each locale's fallback chain (``chainBytes(for:)``)
+  /// looked up by the caller, once for all the items of a page.
+  func encodedDocuments(for item: SyncedItem, locales: [String], chains: [[[UInt8]]])
+    -> [[UInt8]]
+  {
     item.tape.withView { view in
       let root = item.node
       let fields = view.object("fields", of: root)
@@ -13,7 +21,7 @@ extension DocumentRenderer {
       let members = Self.topLevelMembers(of: root, in: view)
       var output = ByteWriter(capacity: view.slice(root).count * 2 + 256)
       var values = RenderedValues(fields: localized.count, locales: locales.count)
-      return locales.map { locale in
+      return zip(locales, chains).map { locale, codes in
         output.removeAll()
         output.write(UInt8(ascii: "{"))
         for (position, member) in members.enumerated() {
@@ -23,7 +31,7 @@ extension DocumentRenderer {
             CanonicalJSON.newline(1, &output)
             output.write(#""fields": "#)
             appendFields(
-              fields, localized: localized, codes: chainBytes(for: locale), view, values: &values,
+              fields, localized: localized, codes: codes, view, values: &values,
               to: &output)
           case .sys:
             CanonicalJSON.newline(1, &output)

@@ -18,6 +18,15 @@ struct ItemEncoder: Sendable {
   let layout: MirrorLayout
   let renderer: DocumentRenderer
   let locales: [String]
+  /// Each locale's fallback chain, looked up once.
+  private let chains: [[[UInt8]]]
+
+  init(layout: MirrorLayout, renderer: DocumentRenderer, locales: [String]) {
+    self.layout = layout
+    self.renderer = renderer
+    self.locales = locales
+    chains = locales.map(renderer.chainBytes)
+  }
 
   /// Encodes `items` on up to `threads` threads; results are in `items` order.
   ///
@@ -42,7 +51,7 @@ struct ItemEncoder: Sendable {
   private func encode(_ item: SyncedItem, inPlace: Bool) -> EncodedItem {
     var files: [FileWriteQueue.File] = []
     files.reserveCapacity(locales.count + 1)
-    let documents = renderer.encodedDocuments(for: item, locales: locales)
+    let documents = renderer.encodedDocuments(for: item, locales: locales, chains: chains)
     let directory = layout.itemDirectory(for: item.key, contentType: item.contentTypeID)
     for (locale, bytes) in zip(locales, documents) {
       let path = MirrorLayout.documentPath(inItemDirectory: directory, locale)
