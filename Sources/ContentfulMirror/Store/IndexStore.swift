@@ -226,15 +226,19 @@ final class IndexStore {
     var items: [Int: [ItemKey: ItemRow]] = [:]
     var links: [Int: [ItemKey: LinkRow]] = [:]
     for shard in stride(from: part, to: shardCount, by: parts) {
-      if !shardRows[shard].isEmpty {
-        var shardItems = [ItemKey: ItemRow](minimumCapacity: shardRows[shard].count)
-        for position in shardRows[shard] { shardItems[rows[position].key] = rows[position].row }
+      // Each shard's arrays are released once used: at 100k entries they hold ~600k links.
+      let positionsInShard = shardRows[shard]
+      shardRows[shard] = []
+      if !positionsInShard.isEmpty {
+        var shardItems = [ItemKey: ItemRow](minimumCapacity: positionsInShard.count)
+        for position in positionsInShard { shardItems[rows[position].key] = rows[position].row }
         items[shard] = shardItems
       }
-      guard !shardLinks[shard].isEmpty else { continue }
+      var pairs = shardLinks[shard]
+      shardLinks[shard] = []
+      guard !pairs.isEmpty else { continue }
       // Each target's links next to each other, then one row per target.
-      shardLinks[shard].sort { $0.target < $1.target }
-      let pairs = shardLinks[shard]
+      pairs.sort { $0.target < $1.target }
       var shardLinkRows: [ItemKey: LinkRow] = [:]
       var first = pairs.startIndex
       while first < pairs.endIndex {
