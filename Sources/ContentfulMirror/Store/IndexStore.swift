@@ -216,11 +216,11 @@ final class IndexStore {
     var shardRows = [[Int]](repeating: [], count: shardCount)
     var shardLinks = [[(target: ItemKey, source: Int)]](repeating: [], count: shardCount)
     for position in rows.indices {
-      let shard = shard(of: rows[position].key)
-      if shard % parts == part { shardRows[shard].append(position) }
+      let itemShard = Self.shard(of: rows[position].key)
+      if itemShard % parts == part { shardRows[itemShard].append(position) }
       for target in rows[position].row.linksTo {
-        let shard = Self.shard(of: target)
-        if shard % parts == part { shardLinks[shard].append((target, position)) }
+        let linkShard = Self.shard(of: target)
+        if linkShard % parts == part { shardLinks[linkShard].append((target, position)) }
       }
     }
     var items: [Int: [ItemKey: ItemRow]] = [:]
