@@ -21,6 +21,9 @@ extension DocumentRenderer {
       let members = Self.topLevelMembers(of: root, in: view)
       var output = ByteWriter(capacity: view.slice(root).count * 2 + 256)
       var values = RenderedValues(fields: localized.count, locales: locales.count)
+      // `sys` differs between the documents only in its locale: rendered once, around it.
+      var sysBytes = ByteWriter(capacity: view.slice(sys ?? root).count + 64)
+      let localeOffset = appendSys(sys, view, to: &sysBytes)
       return zip(locales, chains).map { locale, codes in
         output.removeAll()
         output.write(UInt8(ascii: "{"))
@@ -36,7 +39,9 @@ extension DocumentRenderer {
           case .sys:
             CanonicalJSON.newline(1, &output)
             output.write(#""sys": "#)
-            appendSys(sys, locale: locale, view, to: &output)
+            output.write(0..<localeOffset, of: sysBytes)
+            CanonicalJSON.writeString(locale, to: &output)
+            output.write(localeOffset..<sysBytes.count, of: sysBytes)
           case .other(let key):
             CanonicalJSON.writeMember(view, key: key, indent: 1, to: &output)
           }
@@ -159,32 +164,33 @@ extension DocumentRenderer {
     }
   }
 
-  /// `"sys"`' value: the item's `sys` with `locale` set (replacing one the item may carry).
-  private func appendSys(
-    _ sys: Int?, locale: String, _ view: JSONTape.View, to output: inout ByteWriter
-  ) {
+  /// `"sys"`' value: the item's `sys` with a `locale` member (replacing one the item may carry),
+  /// written without the locale's value.
+  ///
+  /// - Returns: The offset in `output` where the locale's value (a JSON string) belongs.
+  private func appendSys(_ sys: Int?, _ view: JSONTape.View, to output: inout ByteWriter) -> Int {
     output.write(UInt8(ascii: "{"))
-    var localeWritten = false
+    var localeOffset: Int?
     var first = true
-    func writeLocale() {
+    func writeLocaleKey() -> Int {
       if !first { output.write(UInt8(ascii: ",")) }
       first = false
       CanonicalJSON.newline(2, &output)
       output.write(#""locale": "#)
-      CanonicalJSON.writeString(locale, to: &output)
-      localeWritten = true
+      return output.count
     }
     for key in (sys.map(view.sortedKeys) ?? UnsafeBufferPointer(start: nil, count: 0))
       .lazy.map(Int.init)
     {
       if view.isString(key, "locale") { continue }
-      if !localeWritten && !view.precedes(key, "locale") { writeLocale() }
+      if localeOffset == nil && !view.precedes(key, "locale") { localeOffset = writeLocaleKey() }
       if !first { output.write(UInt8(ascii: ",")) }
       first = false
       CanonicalJSON.writeMember(view, key: key, indent: 2, to: &output)
     }
-    if !localeWritten { writeLocale() }
+    let offset = localeOffset ?? writeLocaleKey()
     CanonicalJSON.newline(1, &output)
     output.write(UInt8(ascii: "}"))
+    return offset
   }
 }
