@@ -4,7 +4,7 @@ import MirrorTestSupport
 
 // contentful-mirror-bench: the project's benchmark. Run it in a release build:
 //   swift run -c release contentful-mirror-bench [--entries 20000] [--assets N] [--locales 4]
-//     [--runs 3] [--seed 1] [--delta 100] [--work DIR] [--skip-export] [--skip-json] [--keep]
+//     [--runs 3] [--seed 1] [--delta 100] [--delta-repeats 5] [--work DIR] [--skip-export] [--skip-json] [--keep]
 //     [--record DIR] [--serve] [--writers 1,2,4]
 // It measures the real executable as a child process against a loopback CDA stand-in.
 
@@ -18,7 +18,7 @@ while let argument = arguments.next() {
     options[argument] = value
   } else {
     print(
-      "usage: contentful-mirror-bench [--entries N] [--assets N] [--locales N] [--runs N] [--seed N] [--delta N] [--work DIR] [--skip-export] [--skip-json] [--keep] [--record DIR] [--serve] [--writers 1,2,4]"
+      "usage: contentful-mirror-bench [--entries N] [--assets N] [--locales N] [--runs N] [--seed N] [--delta N] [--delta-repeats N] [--work DIR] [--skip-export] [--skip-json] [--keep] [--record DIR] [--serve] [--writers 1,2,4]"
     )
     exit(64)
   }
@@ -29,6 +29,8 @@ let locales = Int(options["--locales"] ?? "") ?? 4
 let runs = max(1, Int(options["--runs"] ?? "") ?? 3)
 let seed = UInt64(options["--seed"] ?? "") ?? 1
 let deltaChanges = Int(options["--delta"] ?? "") ?? 100
+// Each mirror's delta is applied this many times (see `timeDeltas`).
+let deltaRepeats = max(1, Int(options["--delta-repeats"] ?? "") ?? 5)
 // --writers 1,2,4: also time initial syncs with each of these writer-thread counts, turn about.
 let writerCounts = (options["--writers"] ?? "").split(separator: ",").compactMap { Int($0) }
 let work = options["--work"] ?? NSTemporaryDirectory() + "contentful-mirror-bench-\(getpid())"
@@ -215,6 +217,26 @@ let treeArchive = work + "/tree.tar"
 // of the caches. (Run after every sync and extraction, a 100k mirror's shards could be out of
 // the page cache by then, and its delta read them from disk, while a small mirror's never were.)
 var deltas: [Measurement] = []
+/// Applies the space's delta to the mirror in `directory` `deltaRepeats` times: after each, the
+/// manifest's sync token is set back to the one before the delta, so the next sync fetches and
+/// writes the same changes again (the same documents rewritten, the same index shards read and
+/// written). One delta lasts about 0.1 s, so a single one per mirror is mostly noise.
+func timeDeltas(_ directory: String) throws -> [Measurement] {
+  let manifest = URL(fileURLWithPath: directory + "/manifest.json")
+  let before = try JSONReader().read(Array(Data(contentsOf: manifest)))
+  var measurements: [Measurement] = []
+  for _ in 0..<deltaRepeats {
+    let delta = ChildProcess.run(executable, ["sync", directory, "--quiet"], environment: token)
+    check(delta, "delta sync of \(directory)")
+    measurements.append(delta)
+    guard var after = try JSONReader().read(Array(Data(contentsOf: manifest))).objectValue else {
+      throw CocoaError(.fileReadCorruptFile)
+    }
+    after["syncToken"] = before["syncToken"]
+    try Data(CanonicalJSON.encode(.object(after))).write(to: manifest)
+  }
+  return measurements
+}
 // 1b. The same initial sync without any flush (`--durability none`): the difference is what
 // durability costs. (`ChildProcess.run` flushes the file systems before it starts a clock.)
 var unflushed: [Measurement] = []
@@ -227,9 +249,7 @@ for run in 0..<runs {
   if run == 0, let tar {
     check(ChildProcess.run(tar, ["-cf", treeArchive, "-C", directory, "."]), "tar -cf")
   }
-  let delta = ChildProcess.run(executable, ["sync", directory, "--quiet"], environment: token)
-  check(delta, "delta sync")
-  deltas.append(delta)
+  deltas += try timeDeltas(directory)
   unflushed.append(initialSync(freshDirectory("unflushed"), ["--durability", "none"]))
   for count in writerCounts {
     byWriters[count, default: []].append(
@@ -254,10 +274,7 @@ for _ in 0..<runs {
   check(
     ChildProcess.run(executable, syncArguments(directory, smallServer), environment: token),
     "small initial sync")
-  let measurement = ChildProcess.run(
-    executable, ["sync", directory, "--quiet"], environment: token)
-  check(measurement, "small delta sync")
-  smallDeltas.append(measurement)
+  smallDeltas += try timeDeltas(directory)
 }
 let smallDeltaMedian = medianMeasurement(smallDeltas)
 
